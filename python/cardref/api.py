@@ -1,0 +1,39 @@
+"""``cardref.games()`` and ``cardref.load()``: the two entry points to the engines."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .errors import InvalidParamsError, UnknownGameError
+from .reference import ReferenceGame
+
+#: Reference module of every game; the Rust core implements the same ids.
+REFERENCE_MODULES = {
+    "take5": "cardref.games.take5",
+}
+
+ENGINES = ("rust", "reference")
+
+
+def games() -> list[str]:
+    """Ids of the available games, sorted."""
+    return sorted(REFERENCE_MODULES)
+
+
+def load(game_id: str, players: int, engine: str = "rust", **variant: Any) -> Any:
+    """A game configuration: ``players`` seats and the game's variant keys.
+
+    ``engine="rust"`` (the default) runs on the native core; ``engine="reference"``
+    on the readable Python reference. Both expose ``new_state(seed, deck=None)``
+    and ``state_from_json(text)`` and behave identically.
+    """
+    if game_id not in REFERENCE_MODULES:
+        raise UnknownGameError(f"unknown game {game_id!r}; available games: {', '.join(games())}")
+    if engine == "rust":
+        from . import _core
+
+        return _core.Game(game_id, players, variant)
+    if engine == "reference":
+        return ReferenceGame(importlib.import_module(REFERENCE_MODULES[game_id]), players, variant)
+    raise InvalidParamsError(f"engine: must be one of {', '.join(ENGINES)}, got {engine!r}")

@@ -1,0 +1,1 @@
+"""The readable reference engines, one module per game."""

@@ -1,0 +1,156 @@
+"""The Python reference engine's shared frame: a game object and the parts of
+the state API that are the same for every game.
+
+A reference game module (``cardref/games/<game>.py``) provides ``GAME_ID``,
+``MIN_PLAYERS``/``MAX_PLAYERS``, ``VARIANTS`` (the specs of its section 8),
+``canonical_deck(players, params)`` and a ``State`` subclass of
+``ReferenceState``. Everything about the rules lives in that module.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from abc import ABC, abstractmethod
+from types import ModuleType
+from typing import Any, Optional
+
+from .cards import check_deck
+from .errors import IllegalActionError, InvalidSeedError, InvalidStateError
+from .params import check_players, check_variant
+
+
+def check_seed(seed: Any) -> int:
+    """The seed, if it is an integer with 0 <= seed < 2**64 (never reduced)."""
+    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 1 << 64:
+        return seed
+    raise InvalidSeedError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+
+
+def canonical_json(data: Any) -> str:
+    """The one JSON spelling both engines produce: sorted keys, no spaces."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+class ReferenceState(ABC):
+    """What every reference state shares: checked ``apply``, JSON, cloning."""
+
+    GAME_ID = ""
+
+    @abstractmethod
+    def current_player(self) -> Optional[int]:
+        """Seat to act; None once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[str]:
+        """Every legal action of the player to act, in the documented order."""
+
+    @abstractmethod
+    def _play(self, action: str) -> None:
+        """Carry out an action already known to be legal."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """The game's own tally per seat, completed rounds only."""
+
+    @abstractmethod
+    def _final_placements(self) -> list[int]:
+        """Placements of a finished game."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may know."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-shaped data (see the game's docs)."""
+
+    def why_illegal(self, action: str) -> str:
+        """Why ``action`` (not in legal_actions) is illegal; games refine this."""
+        return "not a legal action now"
+
+    def canonical_action(self, action: str) -> str:
+        """The canonical spelling of ``action`` (games whose actions name several
+        cards sort them here); anything else is returned unchanged."""
+        return action
+
+    def is_terminal(self) -> bool:
+        return self.current_player() is None
+
+    def apply(self, action: str) -> None:
+        """Apply ``action`` for the player to act, or raise IllegalActionError and
+        leave the state exactly as it was."""
+        seat = self.current_player()
+        if seat is None:
+            reason = "the game is over"
+        elif not isinstance(action, str):
+            reason = "an action must be a string"
+        elif self.canonical_action(action) in self.legal_actions():
+            self._play(self.canonical_action(action))
+            return
+        else:
+            reason = self.why_illegal(action)
+        who = f"seat {seat} cannot play" if seat is not None else "cannot play"
+        raise IllegalActionError(f"{self.GAME_ID}: {who} {action!r}: {reason}")
+
+    def placements(self) -> Optional[list[int]]:
+        """Placements (1 = best, ties share) once the game is over, else None."""
+        return self._final_placements() if self.is_terminal() else None
+
+    def history(self) -> list[str]:
+        """The actions applied so far."""
+        return list(self._history)
+
+    def clone(self) -> ReferenceState:
+        return copy.deepcopy(self)
+
+    def to_json(self) -> str:
+        return canonical_json(self.to_dict())
+
+
+class ReferenceGame:
+    """A checked game configuration on the reference engine."""
+
+    engine = "reference"
+
+    def __init__(self, module: ModuleType, players: Any, variant: dict[str, Any]) -> None:
+        self._module = module
+        self.id: str = module.GAME_ID
+        self.players = check_players(players, module.MIN_PLAYERS, module.MAX_PLAYERS)
+        self.params = check_variant(module.VARIANTS, variant)
+        module.check_config(self.players, self.params)
+
+    def new_state(self, seed: Any = None, deck: Any = None) -> ReferenceState:
+        """A new game from ``seed``; ``deck`` (top card first) fixes the first deal."""
+        seed = 0 if seed is None else check_seed(seed)
+        if deck is not None:
+            deck = check_deck(deck, self._module.canonical_deck(self.players, self.params))
+        return self._module.State(self.players, dict(self.params), seed, deck)
+
+    def state_from_json(self, text: str) -> ReferenceState:
+        """Load a state written by ``to_json`` (by either engine), checking it."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise InvalidStateError(f"invalid state: not JSON: {e}") from None
+        if not isinstance(data, dict) or data.get("game") != self.id:
+            raise InvalidStateError(f"invalid state: not a {self.id} state")
+        if data.get("players") != self.players:
+            raise InvalidStateError(
+                f"invalid state: the state is for {data.get('players')} players, "
+                f"the game for {self.players}"
+            )
+        if data.get("params") != self.params:
+            raise InvalidStateError(
+                f"invalid state: the state's params {data.get('params')} differ from "
+                f"the game's {self.params}"
+            )
+        try:
+            return self._module.State.from_dict(self.players, dict(self.params), data)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            if isinstance(e, InvalidStateError):
+                raise
+            raise InvalidStateError(f"invalid state: {type(e).__name__}: {e}") from None
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id} players={self.players} engine=reference params={self.params}>"

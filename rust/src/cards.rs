@@ -1,0 +1,86 @@
+//! Card-code helpers shared by the games: checking an explicit deck against the
+//! cards in play, and compact bitset hands.
+
+use crate::game::Error;
+
+/// Checks that `given` (top card first) is a permutation of `canonical` (the
+/// cards in play, with repeats where a card exists more than once) and returns,
+/// for each given card, its index in `canonical`. Equal codes map to their
+/// canonical occurrences in order, so the result is itself a permutation.
+pub fn check_deck(given: &[String], canonical: &[String]) -> Result<Vec<usize>, Error> {
+    let bad = |message: String| Error::InvalidDeck { message };
+    let mut used = vec![false; canonical.len()];
+    let mut order = Vec::with_capacity(given.len());
+    for (pos, code) in given.iter().enumerate() {
+        let mut known = false;
+        let slot = canonical.iter().enumerate().position(|(i, c)| {
+            known |= c == code;
+            c == code && !used[i]
+        });
+        match slot {
+            Some(i) => {
+                used[i] = true;
+                order.push(i);
+            }
+            None if known => return Err(bad(format!("card {code:?} at position {pos} appears more often than the game has it"))),
+            None => return Err(bad(format!("{code:?} at position {pos} is not a card of this game"))),
+        }
+    }
+    if let Some(i) = used.iter().position(|u| !u) {
+        return Err(bad(format!(
+            "the deck has {} cards, expected {}; missing {:?}",
+            given.len(),
+            canonical.len(),
+            canonical[i]
+        )));
+    }
+    Ok(order)
+}
+
+/// Iterates the set bits of a 128-bit card set, lowest first.
+#[inline]
+pub fn bits(mut set: u128) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            None
+        } else {
+            let b = set.trailing_zeros();
+            set &= set - 1;
+            Some(b)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn repeats_map_to_distinct_slots() {
+        let canon = codes(&["1", "1", "2"]);
+        assert_eq!(check_deck(&codes(&["1", "2", "1"]), &canon).unwrap(), vec![0, 2, 1]);
+    }
+
+    #[test]
+    fn missing_extra_and_unknown_cards_are_named() {
+        let canon = codes(&["1", "2", "3"]);
+        for (deck, needle) in [
+            (vec!["1", "2"], "missing \"3\""),
+            (vec!["1", "2", "2"], "more often"),
+            (vec!["1", "2", "x"], "not a card"),
+        ] {
+            let err = check_deck(&codes(&deck), &canon).unwrap_err().to_string();
+            assert!(err.contains(needle), "{err}");
+        }
+    }
+
+    #[test]
+    fn bits_are_ascending() {
+        let set: u128 = (1 << 3) | (1 << 100) | 1;
+        assert_eq!(bits(set).collect::<Vec<_>>(), vec![0, 3, 100]);
+    }
+}

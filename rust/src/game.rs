@@ -1,0 +1,146 @@
+//! What every game implements, the errors the engines report, and the shared
+//! result rule (competition ranking).
+
+use serde_json::Value;
+
+/// A compact action code. Each game defines its own encoding; codes are
+/// context-free, so a history of codes can be written out as strings at any time.
+pub type Action = u32;
+
+/// Everything that can go wrong at the engine boundary. The Python binding maps
+/// each variant onto the exception class of the same name in `cardref.errors`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// The game id is not one of [`crate::games::GAME_IDS`].
+    UnknownGame { id: String },
+    /// A player count, a variant key or a variant value is not allowed.
+    InvalidParams { key: String, message: String },
+    /// The action is not among the legal actions of the player to act.
+    IllegalAction { game: &'static str, seat: Option<usize>, action: String, reason: String },
+    /// An explicit deck is not a permutation of the cards in play.
+    InvalidDeck { message: String },
+    /// A state given as JSON is malformed, for another game, or inconsistent.
+    InvalidState { message: String },
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::UnknownGame { id } => write!(
+                f,
+                "unknown game {id:?}; available games: {}",
+                crate::games::GAME_IDS.join(", ")
+            ),
+            Error::InvalidParams { key, message } => write!(f, "{key}: {message}"),
+            Error::IllegalAction { game, seat, action, reason } => match seat {
+                Some(s) => write!(f, "{game}: seat {s} cannot play {action:?}: {reason}"),
+                None => write!(f, "{game}: {action:?} is illegal: {reason}"),
+            },
+            Error::InvalidDeck { message } => write!(f, "invalid deck: {message}"),
+            Error::InvalidState { message } => write!(f, "invalid state: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The rules of one game, over its own compact state. Implemented once per game
+/// in `games/<game>.rs`; [`crate::games::AnyState`] dispatches over them.
+pub trait Rules: Clone {
+    /// The game id, as in `cardref.games()`.
+    const ID: &'static str;
+    /// Seat to act, or `None` once the game is over.
+    fn current_player(&self) -> Option<usize>;
+    /// Appends the legal actions of the player to act, in the documented order.
+    fn legal_actions(&self, out: &mut Vec<Action>);
+    /// Why `action` is illegal now, or `None` if it is legal.
+    fn illegal_reason(&self, action: Action) -> Option<String>;
+    /// Applies a legal action. Calling it with an illegal one is a logic error.
+    fn apply_unchecked(&mut self, action: Action);
+    /// Parses the canonical action grammar; `None` if the text is not an action of this game.
+    fn parse_action(text: &str) -> Option<Action>;
+    /// Writes the canonical text of an action.
+    fn write_action(action: Action, out: &mut String);
+    /// True once the game is over.
+    fn is_terminal(&self) -> bool {
+        self.current_player().is_none()
+    }
+    /// The game's own tally per seat (completed rounds only).
+    fn scores(&self) -> Vec<i64>;
+    /// Placements (1 = best, ties share) once the game is over.
+    fn placements(&self) -> Option<Vec<u32>>;
+    /// Everything `seat` may know, as a JSON value.
+    fn observation(&self, seat: usize) -> Value;
+    /// The whole state, canonical: equal states give equal JSON in both engines.
+    fn to_json(&self) -> Value;
+    /// Action codes applied so far.
+    fn history(&self) -> &[Action];
+
+    /// Validates, then applies; an illegal action leaves the state unchanged.
+    fn apply_checked(&mut self, text: &str) -> Result<(), Error> {
+        let illegal = |reason: String| Error::IllegalAction {
+            game: Self::ID,
+            seat: self.current_player(),
+            action: text.to_string(),
+            reason,
+        };
+        if self.is_terminal() {
+            return Err(illegal("the game is over".into()));
+        }
+        let action = Self::parse_action(text)
+            .ok_or_else(|| illegal("not an action of this game (see its action grammar)".into()))?;
+        if let Some(reason) = self.illegal_reason(action) {
+            return Err(illegal(reason));
+        }
+        self.apply_unchecked(action);
+        Ok(())
+    }
+
+    /// The canonical text of an action, as a fresh string.
+    fn action_text(action: Action) -> String {
+        let mut s = String::new();
+        Self::write_action(action, &mut s);
+        s
+    }
+}
+
+/// Competition ranking: placement = 1 + the number of seats strictly better.
+/// `better(a, b)` says whether seat a did strictly better than seat b.
+pub fn competition_placements(n: usize, better: impl Fn(usize, usize) -> bool) -> Vec<u32> {
+    (0..n)
+        .map(|s| 1 + (0..n).filter(|&o| better(o, s)).count() as u32)
+        .collect()
+}
+
+/// Parses a decimal number written canonically: no sign, no leading zeros.
+pub fn parse_canonical_uint(text: &str) -> Option<u32> {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || bytes.len() > 9 || !bytes.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    if bytes.len() > 1 && bytes[0] == b'0' {
+        return None;
+    }
+    text.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn competition_ranking_shares_and_skips() {
+        // Seats 1 and 2 tied best, seat 0 behind them: [3, 1, 1].
+        let score = [5, 1, 1];
+        assert_eq!(competition_placements(3, |a, b| score[a] < score[b]), vec![3, 1, 1]);
+    }
+
+    #[test]
+    fn canonical_numbers_only() {
+        assert_eq!(parse_canonical_uint("57"), Some(57));
+        assert_eq!(parse_canonical_uint("0"), Some(0));
+        for bad in ["", "057", "+7", "7.0", " 7", "-1", "1e3"] {
+            assert_eq!(parse_canonical_uint(bad), None, "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! The game ids and the one place that dispatches over games.
+
+pub mod take5;
+
+use crate::game::{Action, Error, Rules};
+use crate::params::Param;
+use crate::rng::SplitMix64;
+use serde_json::Value;
+
+/// Ids of the games both engines implement, sorted.
+pub const GAME_IDS: &[&str] = &["take5"];
+
+/// A game's checked configuration: what `cardref.load` returns on the Rust side.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Config {
+    /// Take 5 (6 nimmt!).
+    Take5(take5::Params),
+}
+
+/// A state of any game.
+#[derive(Debug, Clone)]
+pub enum AnyState {
+    /// Take 5 (6 nimmt!).
+    Take5(take5::Take5),
+}
+
+/// Calls `$body` with `$s` bound to the inner state, whatever the game.
+macro_rules! dispatch {
+    ($state:expr, $s:ident => $body:expr) => {
+        match $state {
+            AnyState::Take5($s) => $body,
+        }
+    };
+}
+
+/// Same as `dispatch!`, but also binds `$T` to the state's type, for associated functions.
+macro_rules! dispatch_type {
+    ($state:expr, $T:ident => $body:expr) => {
+        match $state {
+            AnyState::Take5(_) => {
+                type $T = take5::Take5;
+                $body
+            }
+        }
+    };
+}
+
+impl Config {
+    /// Checks the game id, the player count and the variant keys.
+    pub fn new(game: &str, players: i64, variant: Vec<(String, Param)>) -> Result<Self, Error> {
+        match game {
+            "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
+            _ => Err(Error::UnknownGame { id: game.to_string() }),
+        }
+    }
+
+    /// The game id.
+    pub fn id(&self) -> &'static str {
+        match self {
+            Config::Take5(_) => take5::Take5::ID,
+        }
+    }
+
+    /// Seats at the table.
+    pub fn players(&self) -> usize {
+        match self {
+            Config::Take5(p) => p.players,
+        }
+    }
+
+    /// The effective variant values, every key present.
+    pub fn params_json(&self) -> Value {
+        match self {
+            Config::Take5(p) => p.to_json(),
+        }
+    }
+
+    /// A new game from `seed`, with an optional explicit first deck (top card first).
+    pub fn new_state(&self, seed: u64, deck: Option<&[String]>) -> Result<AnyState, Error> {
+        match self {
+            Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
+        }
+    }
+
+    /// Loads a state written by `to_json` (by either engine) for this configuration.
+    pub fn state_from_json(&self, text: &str) -> Result<AnyState, Error> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| Error::InvalidState { message: format!("not JSON: {e}") })?;
+        match self {
+            Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
+        }
+    }
+}
+
+impl AnyState {
+    /// Seat to act, or `None` once the game is over.
+    pub fn current_player(&self) -> Option<usize> {
+        dispatch!(self, s => s.current_player())
+    }
+
+    /// Appends the legal action codes.
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        dispatch!(self, s => s.legal_actions(out))
+    }
+
+    /// The legal actions as canonical strings.
+    pub fn legal_action_texts(&self) -> Vec<String> {
+        let mut codes = Vec::new();
+        self.legal_actions(&mut codes);
+        codes.into_iter().map(|a| self.action_text(a)).collect()
+    }
+
+    /// The canonical text of an action code of this game.
+    pub fn action_text(&self, action: Action) -> String {
+        dispatch_type!(self, T => T::action_text(action))
+    }
+
+    /// Validates and applies an action given as text; illegal leaves the state unchanged.
+    pub fn apply(&mut self, text: &str) -> Result<(), Error> {
+        dispatch!(self, s => s.apply_checked(text))
+    }
+
+    /// Applies an action code known to be legal.
+    pub fn apply_unchecked(&mut self, action: Action) {
+        dispatch!(self, s => s.apply_unchecked(action))
+    }
+
+    /// True once the game is over.
+    pub fn is_terminal(&self) -> bool {
+        dispatch!(self, s => s.is_terminal())
+    }
+
+    /// The game's own tally per seat.
+    pub fn scores(&self) -> Vec<i64> {
+        dispatch!(self, s => s.scores())
+    }
+
+    /// Placements once the game is over.
+    pub fn placements(&self) -> Option<Vec<u32>> {
+        dispatch!(self, s => s.placements())
+    }
+
+    /// What `seat` may know.
+    pub fn observation(&self, seat: usize) -> Value {
+        dispatch!(self, s => s.observation(seat))
+    }
+
+    /// The canonical JSON text of the whole state.
+    pub fn to_json(&self) -> String {
+        dispatch!(self, s => s.to_json()).to_string()
+    }
+
+    /// The actions applied so far, as text.
+    pub fn history(&self) -> Vec<String> {
+        let codes: &[Action] = dispatch!(self, s => s.history());
+        codes.iter().map(|&a| self.action_text(a)).collect()
+    }
+}
+
+/// Totals of a batch of random playouts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlayoutTotals {
+    /// Complete games played.
+    pub games: u64,
+    /// Actions applied over all games.
+    pub actions: u64,
+}
+
+/// Plays `games` complete games with uniformly random legal actions, all inside
+/// Rust; the benchmark's native loop. Game i uses seed `seed + i`.
+pub fn random_playouts(config: &Config, games: u64, seed: u64) -> Result<PlayoutTotals, Error> {
+    let mut chooser = SplitMix64::new(seed ^ 0x5EED_0F_C4A2D5);
+    let mut buf: Vec<Action> = Vec::with_capacity(128);
+    let mut totals = PlayoutTotals::default();
+    for i in 0..games {
+        let mut state = config.new_state(seed.wrapping_add(i), None)?;
+        dispatch!(&mut state, s => {
+            while !s.is_terminal() {
+                buf.clear();
+                s.legal_actions(&mut buf);
+                let pick = buf[chooser.bounded(buf.len() as u64) as usize];
+                s.apply_unchecked(pick);
+                totals.actions += 1;
+            }
+        });
+        totals.games += 1;
+    }
+    Ok(totals)
+}

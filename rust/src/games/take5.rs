@@ -1,0 +1,741 @@
+//! Take 5 (6 nimmt!), as specified in `shared/rules/take5.md`.
+//!
+//! 104 cards carry 1–7 bullheads. Each turn every seat commits a card face down
+//! (asked in seat order, T5-8); the cards are revealed and placed lowest first on
+//! the row whose last card is the highest below them. A sixth card takes the
+//! row; a card lower than every row end lets its owner take any row (T5-6).
+//! After ten turns the heads taken are scored; the game ends after the round in
+//! which someone reaches `end_score` (T5-1, T5-2) and the lowest total wins (T5-3).
+//!
+//! Representation: hands, piles and unused cards are 128-bit sets (bit c = card
+//! c), rows are fixed arrays, and actions are codes: `play c` = c, `take r` = 128 + r.
+
+use crate::cards::{bits, check_deck};
+use crate::game::{competition_placements, parse_canonical_uint, Action, Error, Rules};
+use crate::json::{self, ensure};
+use crate::params::{check_players, Param, ParamReader};
+use crate::rng::SplitMix64;
+use serde_json::{json, Map, Value};
+
+/// Most seats at a table.
+pub const MAX_PLAYERS: usize = 10;
+const TAKE: Action = 128;
+const ROWS: usize = 4;
+const TURNS: u8 = 10;
+
+// ---------------------------------------------------------------------------
+// §1 Bullheads
+// ---------------------------------------------------------------------------
+
+/// Bullheads printed on card `c` (§1).
+pub const fn heads(c: u32) -> u32 {
+    if c == 55 {
+        7
+    } else if c % 11 == 0 {
+        5
+    } else if c % 10 == 0 {
+        3
+    } else if c % 5 == 0 {
+        2
+    } else {
+        1
+    }
+}
+
+fn set_heads(set: u128) -> i64 {
+    bits(set).map(|c| heads(c) as i64).sum()
+}
+
+// ---------------------------------------------------------------------------
+// §8 Variants
+// ---------------------------------------------------------------------------
+
+/// The variant keys of §8, checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Params {
+    /// Seats at the table (2..=10); not a variant key, but fixed with them.
+    pub players: usize,
+    /// `deck = "tactics"`: only cards 1..=10N+4.
+    pub tactics: bool,
+    /// `end_score`, at least 1.
+    pub end_score: i64,
+    /// `end_rule = "more_than"` (else `"at_least"`).
+    pub more_than: bool,
+    /// `too_low_choice = "auto_fewest_heads"` (else the player chooses).
+    pub auto_row: bool,
+    /// `round_limit`, if any.
+    pub round_limit: Option<i64>,
+}
+
+const DECKS: [&str; 2] = ["full", "tactics"];
+const END_RULES: [&str; 2] = ["at_least", "more_than"];
+const TOO_LOW: [&str; 2] = ["player", "auto_fewest_heads"];
+
+impl Params {
+    /// Checks the player count and the variant keys (CONVENTIONS "Configuration").
+    pub fn parse(players: i64, given: Vec<(String, Param)>) -> Result<Self, Error> {
+        let players = check_players(players, 2, MAX_PLAYERS as i64)?;
+        let mut r = ParamReader::new(given);
+        let params = Params {
+            players,
+            tactics: r.choice("deck", &DECKS)? == 1,
+            end_score: r.int("end_score", 66, 1, i64::MAX / 4)?,
+            more_than: r.choice("end_rule", &END_RULES)? == 1,
+            auto_row: r.choice("too_low_choice", &TOO_LOW)? == 1,
+            round_limit: r.optional_int("round_limit", 1, i64::MAX / 4)?,
+        };
+        r.finish()?;
+        Ok(params)
+    }
+
+    /// The effective variant values, every key present.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "deck": DECKS[self.tactics as usize],
+            "end_score": self.end_score,
+            "end_rule": END_RULES[self.more_than as usize],
+            "too_low_choice": TOO_LOW[self.auto_row as usize],
+            "round_limit": self.round_limit,
+        })
+    }
+
+    /// The highest card in play: 104, or 10N+4 with the tactics deck.
+    pub fn top_card(&self) -> u32 {
+        if self.tactics {
+            10 * self.players as u32 + 4
+        } else {
+            104
+        }
+    }
+
+    /// The cards in play, canonical order (§2).
+    pub fn canonical_deck(&self) -> Vec<String> {
+        (1..=self.top_card()).map(|c| c.to_string()).collect()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// §3 State
+// ---------------------------------------------------------------------------
+
+/// Where the game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Seats commit a card each, in seat order.
+    Commit,
+    /// The owner of a too-low card picks the row it takes.
+    ChooseRow,
+    /// Someone reached the end score (or the round limit was hit).
+    GameOver,
+}
+
+impl Phase {
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Commit => "commit",
+            Phase::ChooseRow => "choose_row",
+            Phase::GameOver => "game_over",
+        }
+    }
+}
+
+/// A Take 5 game in progress.
+#[derive(Debug, Clone)]
+pub struct Take5 {
+    params: Params,
+    rng: SplitMix64,
+    round: u32,
+    turn: u8,
+    phase: Phase,
+    to_act: u8,
+    rows: [[u8; 5]; ROWS],
+    row_len: [u8; ROWS],
+    hands: [u128; MAX_PLAYERS],
+    committed: [u8; MAX_PLAYERS],
+    revealed: [(u8, u8); MAX_PLAYERS],
+    next_to_place: u8,
+    piles: [u128; MAX_PLAYERS],
+    unused: u128,
+    scores: [i64; MAX_PLAYERS],
+    round_scores: Vec<[i64; MAX_PLAYERS]>,
+    history: Vec<Action>,
+    round_start: usize,
+}
+
+// ---------------------------------------------------------------------------
+// §4 Setup and deal
+// ---------------------------------------------------------------------------
+
+impl Take5 {
+    /// A new game: round 1 is dealt from `deck` if given (top card first, no
+    /// generator call), else from the generator's first shuffle.
+    pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
+        let mut game = Take5 {
+            params,
+            rng: SplitMix64::new(seed),
+            round: 1,
+            turn: 0,
+            phase: Phase::Commit,
+            to_act: 0,
+            rows: [[0; 5]; ROWS],
+            row_len: [0; ROWS],
+            hands: [0; MAX_PLAYERS],
+            committed: [0; MAX_PLAYERS],
+            revealed: [(0, 0); MAX_PLAYERS],
+            next_to_place: 0,
+            piles: [0; MAX_PLAYERS],
+            unused: 0,
+            scores: [0; MAX_PLAYERS],
+            round_scores: Vec::new(),
+            history: Vec::with_capacity(64 * params.players),
+            round_start: 0,
+        };
+        let cards: Vec<u8> = match deck {
+            Some(given) => {
+                let order = check_deck(given, &params.canonical_deck())?;
+                order.iter().map(|&i| i as u8 + 1).collect()
+            }
+            None => game.shuffled_deck(),
+        };
+        game.deal(&cards);
+        Ok(game)
+    }
+
+    fn n(&self) -> usize {
+        self.params.players
+    }
+
+    fn shuffled_deck(&mut self) -> Vec<u8> {
+        let mut cards: Vec<u8> = (1..=self.params.top_card() as u8).collect();
+        self.rng.shuffle(&mut cards);
+        cards
+    }
+
+    /// §4.2–4.5: ten cards each round-robin from seat 0, then rows 0..3, rest unused.
+    fn deal(&mut self, deck: &[u8]) {
+        let n = self.n();
+        self.hands = [0; MAX_PLAYERS];
+        for (i, &c) in deck[..10 * n].iter().enumerate() {
+            self.hands[i % n] |= 1 << c;
+        }
+        for r in 0..ROWS {
+            self.rows[r][0] = deck[10 * n + r];
+            self.row_len[r] = 1;
+        }
+        self.unused = deck[10 * n + ROWS..].iter().fold(0, |set, &c| set | 1 << c);
+        self.piles = [0; MAX_PLAYERS];
+        self.committed = [0; MAX_PLAYERS];
+        self.turn = 0;
+        self.phase = Phase::Commit;
+        self.to_act = 0;
+        self.next_to_place = 0;
+        self.round_start = self.history.len();
+    }
+
+    fn row_end(&self, r: usize) -> u8 {
+        self.rows[r][self.row_len[r] as usize - 1]
+    }
+
+    fn row_heads(&self, r: usize) -> u32 {
+        self.rows[r][..self.row_len[r] as usize].iter().map(|&c| heads(c as u32)).sum()
+    }
+
+    // -----------------------------------------------------------------------
+    // §5 Turn structure: commit, reveal, place
+    // -----------------------------------------------------------------------
+
+    fn commit(&mut self, card: u8) {
+        let s = self.to_act as usize;
+        self.hands[s] &= !(1u128 << card);
+        self.committed[s] = card;
+        if s + 1 < self.n() {
+            self.to_act += 1;
+        } else {
+            self.reveal();
+            self.place_revealed();
+        }
+    }
+
+    /// All commitments become public, sorted by card.
+    fn reveal(&mut self) {
+        let n = self.n();
+        for s in 0..n {
+            self.revealed[s] = (self.committed[s], s as u8);
+            self.committed[s] = 0;
+        }
+        self.revealed[..n].sort_unstable();
+        self.next_to_place = 0;
+    }
+
+    /// Places revealed cards lowest first until a row choice is needed or the turn ends.
+    fn place_revealed(&mut self) {
+        while (self.next_to_place as usize) < self.n() {
+            let (card, seat) = self.revealed[self.next_to_place as usize];
+            match self.target_row(card) {
+                Some(r) => self.place_on(r, card, seat as usize),
+                None if self.params.auto_row => {
+                    let r = self.fewest_heads_row();
+                    self.take_row(r, card, seat as usize);
+                }
+                None => {
+                    self.phase = Phase::ChooseRow;
+                    self.to_act = seat;
+                    return;
+                }
+            }
+            self.next_to_place += 1;
+        }
+        self.finish_turn();
+    }
+
+    fn choose_row(&mut self, r: usize) {
+        let (card, seat) = self.revealed[self.next_to_place as usize];
+        self.take_row(r, card, seat as usize);
+        self.next_to_place += 1;
+        self.phase = Phase::Commit;
+        self.place_revealed();
+    }
+
+    fn finish_turn(&mut self) {
+        self.turn += 1;
+        if self.turn < TURNS {
+            self.phase = Phase::Commit;
+            self.to_act = 0;
+        } else {
+            self.end_round();
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // §6 Effects of placing a card
+    // -----------------------------------------------------------------------
+
+    /// §6.1/6.3: the eligible row whose last card is the highest below `card`.
+    fn target_row(&self, card: u8) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for r in 0..ROWS {
+            let end = self.row_end(r);
+            if end < card && best.is_none_or(|b| end > self.row_end(b)) {
+                best = Some(r);
+            }
+        }
+        best
+    }
+
+    /// Variant `auto_fewest_heads`: the row with the fewest heads, lowest index on ties.
+    fn fewest_heads_row(&self) -> usize {
+        (0..ROWS).min_by_key(|&r| (self.row_heads(r), r)).unwrap_or(0)
+    }
+
+    /// §6.3: append, or take a full row as the sixth card.
+    fn place_on(&mut self, r: usize, card: u8, seat: usize) {
+        if self.row_len[r] == 5 {
+            self.take_row(r, card, seat);
+        } else {
+            self.rows[r][self.row_len[r] as usize] = card;
+            self.row_len[r] += 1;
+        }
+    }
+
+    /// §6.2: the row's cards go to the seat's pile and the card starts the row.
+    fn take_row(&mut self, r: usize, card: u8, seat: usize) {
+        for &c in &self.rows[r][..self.row_len[r] as usize] {
+            self.piles[seat] |= 1 << c;
+        }
+        self.rows[r][0] = card;
+        self.row_len[r] = 1;
+    }
+
+    // -----------------------------------------------------------------------
+    // §7 Round end, scoring, game end
+    // -----------------------------------------------------------------------
+
+    fn end_round(&mut self) {
+        let n = self.n();
+        let mut round = [0i64; MAX_PLAYERS];
+        for s in 0..n {
+            round[s] = set_heads(self.piles[s]);
+            self.scores[s] += round[s];
+        }
+        self.round_scores.push(round);
+        self.piles = [0; MAX_PLAYERS];
+        if self.game_ends() {
+            self.phase = Phase::GameOver;
+        } else {
+            self.round += 1;
+            let deck = self.shuffled_deck();
+            self.deal(&deck);
+        }
+    }
+
+    fn game_ends(&self) -> bool {
+        let limit = self.params.end_score;
+        let reached = self.scores[..self.n()]
+            .iter()
+            .any(|&s| if self.params.more_than { s > limit } else { s >= limit });
+        reached || self.params.round_limit == Some(self.round as i64)
+    }
+
+    // -----------------------------------------------------------------------
+    // JSON: observation, canonical state, and loading it back
+    // -----------------------------------------------------------------------
+
+    fn round_heads(&self) -> Vec<i64> {
+        (0..self.n()).map(|s| set_heads(self.piles[s])).collect()
+    }
+
+    fn row_codes(&self) -> Vec<Vec<String>> {
+        (0..ROWS).map(|r| self.rows[r][..self.row_len[r] as usize].iter().map(|c| c.to_string()).collect()).collect()
+    }
+
+    fn revealed_json(&self) -> Value {
+        if self.phase != Phase::ChooseRow {
+            return json!([]);
+        }
+        Value::Array(self.revealed[..self.n()].iter().map(|&(c, s)| json!([c.to_string(), s])).collect())
+    }
+
+    fn texts(actions: &[Action]) -> Vec<String> {
+        actions.iter().map(|&a| Self::action_text(a)).collect()
+    }
+
+    fn round_scores_json(&self) -> Value {
+        Value::Array(self.round_scores.iter().map(|r| json!(r[..self.n()])).collect())
+    }
+
+    /// Loads a state written by `to_json` (either engine), checking it.
+    pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
+        ensure(json::string(v, "game")? == "take5", || "not a take5 state".into())?;
+        ensure(json::uint(v, "players")? == params.players as u64, || {
+            format!("the state is for {} players, the game for {}", v["players"], params.players)
+        })?;
+        ensure(json::field(v, "params")? == &params.to_json(), || {
+            format!("the state's params {} differ from the game's {}", v["params"], params.to_json())
+        })?;
+        let n = params.players;
+        let top = params.top_card();
+        let card = |text: &str| -> Result<u8, Error> {
+            match parse_canonical_uint(text) {
+                Some(c) if (1..=top).contains(&c) => Ok(c as u8),
+                _ => Err(Error::InvalidState { message: format!("{text:?} is not a card in play") }),
+            }
+        };
+        let card_set = |value: &Value, what: &str| -> Result<u128, Error> {
+            let mut set = 0u128;
+            for text in json::strings(value, what)? {
+                set |= 1 << card(text)?;
+            }
+            Ok(set)
+        };
+        let per_seat = |key: &str| -> Result<&Vec<Value>, Error> {
+            let a = json::array(v, key)?;
+            ensure(a.len() == n, || format!("{key:?} must have one entry per seat"))?;
+            Ok(a)
+        };
+        let mut g = Take5::new(params, 0, None)?;
+        g.rng = SplitMix64::new(json::uint(v, "rng")?);
+        g.round = json::uint(v, "round")? as u32;
+        g.turn = json::uint(v, "turn")?.min(255) as u8;
+        g.phase = match json::string(v, "phase")? {
+            "commit" => Phase::Commit,
+            "choose_row" => Phase::ChooseRow,
+            "game_over" => Phase::GameOver,
+            other => return Err(Error::InvalidState { message: format!("unknown phase {other:?}") }),
+        };
+        for (s, h) in per_seat("hands")?.iter().enumerate() {
+            g.hands[s] = card_set(h, "hands")?;
+        }
+        for (s, p) in per_seat("piles")?.iter().enumerate() {
+            g.piles[s] = card_set(p, "piles")?;
+        }
+        g.unused = card_set(json::field(v, "unused")?, "unused")?;
+        for (s, c) in per_seat("committed")?.iter().enumerate() {
+            g.committed[s] = match c {
+                Value::Null => 0,
+                Value::String(text) => card(text)?,
+                _ => return Err(Error::InvalidState { message: "committed must hold cards or null".into() }),
+            };
+        }
+        let rows = json::array(v, "rows")?;
+        ensure(rows.len() == ROWS, || "there must be 4 rows".into())?;
+        for (r, row) in rows.iter().enumerate() {
+            let cards = json::strings(row, "rows")?;
+            ensure((1..=5).contains(&cards.len()), || format!("row {r} must hold 1 to 5 cards"))?;
+            for (i, text) in cards.iter().enumerate() {
+                g.rows[r][i] = card(text)?;
+            }
+            g.row_len[r] = cards.len() as u8;
+        }
+        let revealed = json::array(v, "revealed")?;
+        for (i, pair) in revealed.iter().enumerate() {
+            let (c, s) = (pair.get(0).and_then(Value::as_str), pair.get(1).and_then(Value::as_u64));
+            match (c, s) {
+                (Some(c), Some(s)) if i < n && (s as usize) < n => g.revealed[i] = (card(c)?, s as u8),
+                _ => return Err(Error::InvalidState { message: "revealed must hold [card, seat] pairs".into() }),
+            }
+        }
+        g.next_to_place = json::uint(v, "next_to_place")?.min(255) as u8;
+        for (s, x) in json::ints(json::field(v, "scores")?, "scores")?.into_iter().enumerate() {
+            ensure(s < n, || "scores must have one entry per seat".into())?;
+            g.scores[s] = x;
+        }
+        g.round_scores.clear();
+        for r in json::array(v, "round_scores")? {
+            let values = json::ints(r, "round_scores")?;
+            ensure(values.len() == n, || "round_scores rows must have one entry per seat".into())?;
+            let mut row = [0i64; MAX_PLAYERS];
+            row[..n].copy_from_slice(&values);
+            g.round_scores.push(row);
+        }
+        g.history.clear();
+        for text in json::strings(json::field(v, "history")?, "history")? {
+            let a = Self::parse_action(text)
+                .ok_or_else(|| Error::InvalidState { message: format!("{text:?} in history is not an action") })?;
+            g.history.push(a);
+        }
+        g.round_start = json::uint(v, "round_start")? as usize;
+        g.check_consistency(revealed.len())?;
+        Ok(g)
+    }
+
+    /// The checks `from_json` makes after reading every field.
+    fn check_consistency(&mut self, revealed_len: usize) -> Result<(), Error> {
+        let n = self.n();
+        let mut seen = self.unused;
+        let mut count = self.unused.count_ones();
+        let mut add = |set: u128| {
+            count += set.count_ones();
+            seen |= set;
+        };
+        for s in 0..n {
+            add(self.hands[s]);
+            add(self.piles[s]);
+            if self.committed[s] != 0 {
+                add(1 << self.committed[s]);
+            }
+        }
+        for r in 0..ROWS {
+            for &c in &self.rows[r][..self.row_len[r] as usize] {
+                add(1 << c);
+            }
+        }
+        if self.phase == Phase::ChooseRow {
+            for &(c, _) in &self.revealed[self.next_to_place as usize..revealed_len] {
+                add(1 << c);
+            }
+        }
+        let all = ((1u128 << (self.params.top_card() + 1)) - 1) & !1;
+        let game_over = self.phase == Phase::GameOver;
+        ensure(game_over || (seen == all && count == all.count_ones()), || {
+            "the cards in hands, commitments, rows, piles and unused are not exactly the cards in play".into()
+        })?;
+        ensure(self.round >= 1 && self.turn <= TURNS && self.round_start <= self.history.len(), || {
+            "round, turn or round_start out of range".into()
+        })?;
+        match self.phase {
+            Phase::Commit => {
+                let k = self.committed[..n].iter().take_while(|&&c| c != 0).count();
+                ensure(self.committed[k..n].iter().all(|&c| c == 0) && k < n && self.turn < TURNS, || {
+                    "commitments must be made in seat order".into()
+                })?;
+                ensure(revealed_len == 0, || "revealed must be empty while committing".into())?;
+                self.to_act = k as u8;
+            }
+            Phase::ChooseRow => {
+                ensure(revealed_len == n && (self.next_to_place as usize) < n, || "bad revealed cards".into())?;
+                self.to_act = self.revealed[self.next_to_place as usize].1;
+            }
+            Phase::GameOver => self.to_act = 0,
+        }
+        Ok(())
+    }
+}
+
+impl Rules for Take5 {
+    const ID: &'static str = "take5";
+
+    fn current_player(&self) -> Option<usize> {
+        (self.phase != Phase::GameOver).then_some(self.to_act as usize)
+    }
+
+    /// Commit: `play c` for every card in hand, ascending. Choose row: `take 0`..`take 3`.
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        match self.phase {
+            Phase::Commit => out.extend(bits(self.hands[self.to_act as usize])),
+            Phase::ChooseRow => out.extend(TAKE..TAKE + ROWS as Action),
+            Phase::GameOver => {}
+        }
+    }
+
+    fn illegal_reason(&self, action: Action) -> Option<String> {
+        match (self.phase, action >= TAKE) {
+            (Phase::Commit, false) if self.hands[self.to_act as usize] >> action & 1 == 1 => None,
+            (Phase::Commit, false) => Some(format!("card {action} is not in its hand")),
+            (Phase::Commit, true) => Some("no row choice is pending; every seat must play a card".into()),
+            (Phase::ChooseRow, true) => None,
+            (Phase::ChooseRow, false) => Some("it must choose a row to take (take 0 .. take 3)".into()),
+            (Phase::GameOver, _) => Some("the game is over".into()),
+        }
+    }
+
+    fn apply_unchecked(&mut self, action: Action) {
+        self.history.push(action);
+        if action >= TAKE {
+            self.choose_row((action - TAKE) as usize);
+        } else {
+            self.commit(action as u8);
+        }
+    }
+
+    fn parse_action(text: &str) -> Option<Action> {
+        if let Some(card) = text.strip_prefix("play ") {
+            parse_canonical_uint(card).filter(|c| (1..=104).contains(c))
+        } else if let Some(row) = text.strip_prefix("take ") {
+            parse_canonical_uint(row).filter(|&r| r < ROWS as u32).map(|r| TAKE + r)
+        } else {
+            None
+        }
+    }
+
+    fn write_action(action: Action, out: &mut String) {
+        use std::fmt::Write;
+        let _ = if action >= TAKE {
+            write!(out, "take {}", action - TAKE)
+        } else {
+            write!(out, "play {action}")
+        };
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.scores[..self.n()].to_vec()
+    }
+
+    fn placements(&self) -> Option<Vec<u32>> {
+        (self.phase == Phase::GameOver).then(|| competition_placements(self.n(), |a, b| self.scores[a] < self.scores[b]))
+    }
+
+    fn observation(&self, seat: usize) -> Value {
+        let n = self.n();
+        let hidden = if self.phase == Phase::Commit { self.to_act as usize } else { 0 };
+        let public = &self.history[self.round_start..self.history.len() - hidden];
+        let mine = self.committed.get(seat).copied().unwrap_or(0);
+        json!({
+            "game": "take5",
+            "seat": seat,
+            "players": n,
+            "params": self.params.to_json(),
+            "round": self.round,
+            "turn": self.turn,
+            "phase": self.phase.name(),
+            "to_act": self.current_player(),
+            "hand": bits(self.hands.get(seat).copied().unwrap_or(0)).map(|c| c.to_string()).collect::<Vec<_>>(),
+            "my_commitment": (mine != 0).then(|| mine.to_string()),
+            "committed": self.committed[..n].iter().map(|&c| c != 0).collect::<Vec<_>>(),
+            "rows": self.row_codes(),
+            "revealed": self.revealed_json(),
+            "next_to_place": self.next_to_place,
+            "piles": (0..n).map(|s| bits(self.piles[s]).map(|c| c.to_string()).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "round_heads": self.round_heads(),
+            "scores": self.scores(),
+            "round_scores": self.round_scores_json(),
+            "history": Self::texts(public),
+        })
+    }
+
+    fn to_json(&self) -> Value {
+        let n = self.n();
+        let set = |s: u128| bits(s).map(|c| c.to_string()).collect::<Vec<_>>();
+        let mut m = Map::new();
+        m.insert("game".into(), json!("take5"));
+        m.insert("players".into(), json!(n));
+        m.insert("params".into(), self.params.to_json());
+        m.insert("rng".into(), json!(self.rng.state));
+        m.insert("round".into(), json!(self.round));
+        m.insert("turn".into(), json!(self.turn));
+        m.insert("phase".into(), json!(self.phase.name()));
+        m.insert("hands".into(), json!((0..n).map(|s| set(self.hands[s])).collect::<Vec<_>>()));
+        m.insert(
+            "committed".into(),
+            json!(self.committed[..n].iter().map(|&c| (c != 0).then(|| c.to_string())).collect::<Vec<_>>()),
+        );
+        m.insert("rows".into(), json!(self.row_codes()));
+        m.insert("unused".into(), json!(set(self.unused)));
+        m.insert("revealed".into(), self.revealed_json());
+        m.insert("next_to_place".into(), json!(self.next_to_place));
+        m.insert("piles".into(), json!((0..n).map(|s| set(self.piles[s])).collect::<Vec<_>>()));
+        m.insert("scores".into(), json!(self.scores()));
+        m.insert("round_scores".into(), self.round_scores_json());
+        m.insert("history".into(), json!(Self::texts(&self.history)));
+        m.insert("round_start".into(), json!(self.round_start));
+        Value::Object(m)
+    }
+
+    fn history(&self) -> &[Action] {
+        &self.history
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(players: i64) -> Params {
+        Params::parse(players, vec![]).unwrap()
+    }
+
+    fn ascending_deck(top: u32) -> Vec<String> {
+        (1..=top).map(|c| c.to_string()).collect()
+    }
+
+    #[test]
+    fn bullhead_table_sums_to_171() {
+        assert_eq!((1..=104).map(heads).sum::<u32>(), 171);
+        assert_eq!([55, 11, 50, 100, 51, 65].map(heads), [7, 5, 3, 3, 1, 2]);
+    }
+
+    #[test]
+    fn explicit_deck_deals_round_robin_then_rows() {
+        let g = Take5::new(params(3), 0, Some(&ascending_deck(104))).unwrap();
+        assert_eq!(bits(g.hands[0]).collect::<Vec<_>>(), (1..=28).step_by(3).collect::<Vec<_>>());
+        assert_eq!(g.row_codes(), vec![vec!["31"], vec!["32"], vec!["33"], vec!["34"]]);
+        assert_eq!(g.unused.count_ones(), 70);
+        assert_eq!(g.rng.state, 0, "an explicit deck uses no generator call");
+    }
+
+    #[test]
+    fn sixth_card_takes_the_row() {
+        let mut g = Take5::new(params(2), 0, Some(&ascending_deck(104))).unwrap();
+        g.rows[0] = [3, 10, 20, 30, 40];
+        g.row_len[0] = 5;
+        g.place_on(0, 45, 1);
+        assert_eq!(set_heads(g.piles[1]), 1 + 3 + 3 + 3 + 3);
+        assert_eq!((g.rows[0][0], g.row_len[0]), (45, 1));
+    }
+
+    #[test]
+    fn auto_row_prefers_fewest_heads_then_lowest_index() {
+        let p = Params::parse(2, vec![("too_low_choice".into(), Param::Str("auto_fewest_heads".into()))]).unwrap();
+        let mut g = Take5::new(p, 0, Some(&ascending_deck(104))).unwrap();
+        g.rows = [[10, 11, 0, 0, 0], [20, 21, 0, 0, 0], [30, 31, 0, 0, 0], [55, 0, 0, 0, 0]];
+        g.row_len = [2, 2, 2, 1];
+        assert_eq!(g.fewest_heads_row(), 1);
+    }
+
+    #[test]
+    fn a_random_game_ends_and_conserves_nothing_twice() {
+        let mut g = Take5::new(params(4), 9, None).unwrap();
+        let mut rng = SplitMix64::new(1);
+        let mut buf = Vec::new();
+        let mut steps = 0;
+        while !g.is_terminal() {
+            buf.clear();
+            g.legal_actions(&mut buf);
+            let a = buf[rng.bounded(buf.len() as u64) as usize];
+            g.apply_unchecked(a);
+            steps += 1;
+            assert!(steps < 100_000);
+        }
+        assert!(g.scores().iter().any(|&s| s >= 66));
+        assert_eq!(g.placements().unwrap().iter().filter(|&&p| p == 1).count() >= 1, true);
+    }
+}

@@ -1,0 +1,29 @@
+//! cardref: rules engines for five card games, checked against a readable
+//! Python reference (see `python/cardref/games`).
+//!
+//! The game logic is plain Rust; the PyO3 binding lives only in `python.rs`,
+//! behind the `python` feature, so `cargo test` needs no Python.
+//!
+//! ```
+//! use cardref::games::Config;
+//! let config = Config::new("take5", 4, vec![]).unwrap();
+//! let mut state = config.new_state(7, None).unwrap();
+//! let first = state.legal_action_texts()[0].clone();
+//! state.apply(&first).unwrap();
+//! assert_eq!(state.current_player(), Some(1));
+//! assert!(state.apply("take 9").is_err());
+//! ```
+//!
+//! Modules: [`rng`] (the shared generator), [`cards`] (deck checks, bitsets),
+//! [`params`] (variant keys), [`game`] (the `Rules` trait and errors),
+//! [`json`] (state JSON readers), [`games`] (the games and their dispatch).
+
+pub mod cards;
+pub mod game;
+pub mod games;
+pub mod json;
+pub mod params;
+pub mod rng;
+
+#[cfg(feature = "python")]
+mod python;

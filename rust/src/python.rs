@@ -1,0 +1,252 @@
+//! The only file that touches PyO3: a `Game` and a `State` class over
+//! [`crate::games`], and the mapping of [`Error`] onto `cardref.errors`.
+
+use crate::game::Error;
+use crate::games::{random_playouts, AnyState, Config, GAME_IDS};
+use crate::params::Param;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use serde_json::Value;
+use std::time::Instant;
+
+pyo3::import_exception!(cardref.errors, UnknownGameError);
+pyo3::import_exception!(cardref.errors, InvalidParamsError);
+pyo3::import_exception!(cardref.errors, IllegalActionError);
+pyo3::import_exception!(cardref.errors, InvalidSeedError);
+pyo3::import_exception!(cardref.errors, InvalidDeckError);
+pyo3::import_exception!(cardref.errors, InvalidStateError);
+
+fn to_py_err(e: Error) -> PyErr {
+    let message = e.to_string();
+    match e {
+        Error::UnknownGame { .. } => UnknownGameError::new_err(message),
+        Error::InvalidParams { .. } => InvalidParamsError::new_err(message),
+        Error::IllegalAction { .. } => IllegalActionError::new_err(message),
+        Error::InvalidDeck { .. } => InvalidDeckError::new_err(message),
+        Error::InvalidState { .. } => InvalidStateError::new_err(message),
+    }
+}
+
+/// A variant value, typed strictly: a bool is never an int.
+fn to_param(value: &Bound<'_, PyAny>) -> Param {
+    if value.is_none() {
+        Param::None
+    } else if let Ok(b) = value.cast::<PyBool>() {
+        Param::Bool(b.is_true())
+    } else if value.is_instance_of::<PyInt>() {
+        value.extract::<i64>().map(Param::Int).unwrap_or_else(|_| Param::Other(format!("the integer {value}")))
+    } else if let Ok(s) = value.cast::<PyString>() {
+        Param::Str(s.to_string())
+    } else {
+        let kind = value.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        Param::Other(format!("{value} (a {kind})"))
+    }
+}
+
+fn check_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let bad = || InvalidSeedError::new_err(format!("seed must be an integer from 0 to 2**64 - 1, got {seed}"));
+    if seed.is_instance_of::<PyBool>() || !seed.is_instance_of::<PyInt>() {
+        return Err(bad());
+    }
+    seed.extract::<u64>().map_err(|_| bad())
+}
+
+fn check_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let list = deck
+        .cast::<PyList>()
+        .map_err(|_| InvalidDeckError::new_err("invalid deck: deck must be a list of card codes (top card first)"))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, card)| {
+            card.cast::<PyString>().map(|s| s.to_string()).map_err(|_| {
+                InvalidDeckError::new_err(format!("invalid deck: deck[{i}] = {card} is not a card code string"))
+            })
+        })
+        .collect()
+}
+
+fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => PyFloat::new(py, n.as_f64().unwrap_or(f64::NAN)).into_any(),
+        },
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(k, to_py(py, v)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// A game configuration on the Rust core: `cardref.load(..., engine="rust")`.
+#[pyclass(module = "cardref._core", name = "Game", frozen)]
+struct PyGame {
+    config: Config,
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (game_id, players, variant=None))]
+    fn new(game_id: &str, players: &Bound<'_, PyAny>, variant: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        if !GAME_IDS.contains(&game_id) {
+            return Err(to_py_err(Error::UnknownGame { id: game_id.to_string() }));
+        }
+        let count = match (players.is_instance_of::<PyBool>(), players.extract::<i64>()) {
+            (false, Ok(n)) if players.is_instance_of::<PyInt>() => n,
+            _ => {
+                return Err(InvalidParamsError::new_err(format!("players: must be an integer, got {players}")))
+            }
+        };
+        let mut given = Vec::new();
+        if let Some(v) = variant {
+            for (k, value) in v.iter() {
+                let key: String = k.extract().map_err(|_| InvalidParamsError::new_err("variant keys must be strings"))?;
+                given.push((key, to_param(&value)));
+            }
+        }
+        Config::new(game_id, count, given).map(|config| PyGame { config }).map_err(to_py_err)
+    }
+
+    /// The game id.
+    #[getter]
+    fn id(&self) -> &'static str {
+        self.config.id()
+    }
+
+    /// Seats at the table.
+    #[getter]
+    fn players(&self) -> usize {
+        self.config.players()
+    }
+
+    /// The effective variant values, every key present.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.config.params_json())
+    }
+
+    /// The engine name, as `cardref.load` takes it.
+    #[getter]
+    fn engine(&self) -> &'static str {
+        "rust"
+    }
+
+    #[pyo3(signature = (seed=None, deck=None))]
+    fn new_state(&self, seed: Option<&Bound<'_, PyAny>>, deck: Option<&Bound<'_, PyAny>>) -> PyResult<PyState> {
+        let seed = seed.map(check_seed).transpose()?.unwrap_or(0);
+        let deck = deck.filter(|d| !d.is_none()).map(check_deck).transpose()?;
+        let state = self.config.new_state(seed, deck.as_deref()).map_err(to_py_err)?;
+        Ok(PyState { state })
+    }
+
+    fn state_from_json(&self, text: &str) -> PyResult<PyState> {
+        self.config.state_from_json(text).map(|state| PyState { state }).map_err(to_py_err)
+    }
+
+    /// Plays `games` random games inside Rust; returns (games, actions, seconds).
+    #[pyo3(signature = (games, seed=0))]
+    fn random_playouts(&self, py: Python<'_>, games: u64, seed: u64) -> PyResult<(u64, u64, f64)> {
+        let config = self.config.clone();
+        py.detach(move || {
+            let start = Instant::now();
+            let totals = random_playouts(&config, games, seed)?;
+            Ok((totals.games, totals.actions, start.elapsed().as_secs_f64()))
+        })
+        .map_err(to_py_err)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Game {} players={} engine=rust params={}>", self.config.id(), self.config.players(), self.config.params_json())
+    }
+}
+
+/// A game state on the Rust core.
+#[pyclass(module = "cardref._core", name = "State")]
+struct PyState {
+    state: AnyState,
+}
+
+#[pymethods]
+impl PyState {
+    fn current_player(&self) -> Option<usize> {
+        self.state.current_player()
+    }
+
+    fn legal_actions(&self) -> Vec<String> {
+        self.state.legal_action_texts()
+    }
+
+    fn apply(&mut self, action: &str) -> PyResult<()> {
+        self.state.apply(action).map_err(to_py_err)
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.state.is_terminal()
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.state.scores()
+    }
+
+    fn placements(&self) -> Option<Vec<u32>> {
+        self.state.placements()
+    }
+
+    fn observation<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyAny>> {
+        let players = self.state.scores().len();
+        if seat >= players {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "seat {seat} does not exist; seats are 0 to {}",
+                players - 1
+            )));
+        }
+        to_py(py, &self.state.observation(seat))
+    }
+
+    fn history(&self) -> Vec<String> {
+        self.state.history()
+    }
+
+    fn clone(&self) -> Self {
+        PyState { state: self.state.clone() }
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    fn to_json(&self) -> String {
+        self.state.to_json()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<State to_act={:?} actions={}>", self.state.current_player(), self.state.history().len())
+    }
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyState>()?;
+    m.add("GAME_IDS", GAME_IDS.to_vec())?;
+    Ok(())
+}
