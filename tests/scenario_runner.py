@@ -123,8 +123,10 @@ def run(doc: dict[str, Any], engine: str) -> None:
         check_expect(state, step.get("expect", {}), f"step {i}")
         for obs in step.get("observe", []):
             seen = state.observation(obs["seat"])
+            for field in obs.get("null", []):
+                assert seen[field] is None, f"step {i}: observation({obs['seat']}).{field} is not null"
             for field, want in obs.items():
-                if field != "seat":
+                if field not in ("seat", "null"):
                     assert seen[field] == want, (
                         f"step {i}: observation({obs['seat']}).{field}: expected {want}, "
                         f"got {seen[field]}"

@@ -181,7 +181,18 @@ fn run_steps(doc: &Table, state: &mut AnyState, fails: &mut Vec<String>) {
             let seat = obs["seat"].as_integer().expect("observe.seat") as usize;
             let got = state.observation(seat);
             for (field, want) in obs.iter().filter(|(k, _)| *k != "seat") {
-                let want = to_json(want);
+                let want = if field == "null" {
+                    // `null = ["a", "b"]`: fields that must be JSON null (TOML has no null).
+                    for name in want.as_array().expect("null = [field names]") {
+                        let name = name.as_str().expect("field name");
+                        if got.get(name) != Some(&Value::Null) {
+                            fails.push(format!("observation({seat}).{name}: expected null, got {:?}", got.get(name)));
+                        }
+                    }
+                    continue;
+                } else {
+                    to_json(want)
+                };
                 if got.get(field) != Some(&want) {
                     fails.push(format!("observation({seat}).{field}: expected {want}, got {:?}", got.get(field)));
                 }
