@@ -13,8 +13,9 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 from rich.console import Console
 from rich.table import Table
@@ -122,7 +123,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             results[game_id] = measure(game_id, players[game_id], args.seconds, args.seed)
     render(results, players, console)
     for game_id in ids:
-        console.print(f"{game_id}: state JSON {state_size(game_id, players[game_id]):,} bytes at the deal")
+        size = state_size(game_id, players[game_id])
+        console.print(f"{game_id}: state JSON {size:,} bytes at the deal")
     return 0
 
 
