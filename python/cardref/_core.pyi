@@ -7,7 +7,9 @@ GAME_IDS: list[str]
 class Game:
     """A checked game configuration on the Rust core."""
 
-    def __init__(self, game_id: str, players: int, variant: Optional[dict[str, Any]] = None) -> None: ...
+    def __init__(
+        self, game_id: str, players: int, variant: Optional[dict[str, Any]] = None
+    ) -> None: ...
     @property
     def id(self) -> str: ...
     @property
