@@ -92,7 +92,9 @@ def _tournament(args: argparse.Namespace) -> int:
     config = load_config(args.config, deal_groups=args.deal_groups, output=args.output)
     if args.restart:
         remove_results(config.output)
-    console = Console(stderr=False)
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=max(console.width, 120))
     with Store(config.output) as store:
         schedule = build_schedule(config)
         resuming = store.initialise(config, schedule)

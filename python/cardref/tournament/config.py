@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 import cardref
 
+from ..api import games as available_games
 from ..bots import BotLoadError, builtin_module, load_bot_class
 from ..errors import InvalidParamsError
 
@@ -218,8 +219,8 @@ def load_config(path: Path | str, deal_groups: Optional[int] = None,
     check.table(data, "", TOP_KEYS)
 
     game = check.string(data, "game", "game", default=...)
-    if game not in cardref.games():
-        raise check.fail("game", game, "unknown game; games: " + ", ".join(cardref.games()))
+    if game not in available_games():
+        raise check.fail("game", game, "unknown game; games: " + ", ".join(available_games()))
     players = data.get("players", ...)
     if players is ...:
         raise check.missing("players", "must be the number of players per table")

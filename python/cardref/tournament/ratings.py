@@ -129,6 +129,7 @@ def compute(games: list[dict[str, Any]], bots: list[str], teams: Optional[list[l
         if m is None:
             continue
         standings.append({
+            "rank": 0,
             "name": name,
             "games": len(played[name]),
             "seats": int(sum(sums[(g, name)][0] for g in groups if (g, name) in sums)),

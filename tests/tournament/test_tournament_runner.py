@@ -1,0 +1,142 @@
+"""The referee: failing bots forfeit and the tournament still finishes; the
+stored results are identical for every number of workers."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from cardref.cli import main
+from cardref.tournament.config import load_config
+from cardref.tournament.runner import TableSetup, final_placements, play_game
+from cardref.tournament.schedule import build_schedule
+from cardref.tournament.store import Store
+
+FAILING = """
+game = "take5"
+players = 4
+seed = 5
+deal_groups = 1
+output = "fail.sqlite"
+
+[limits]
+decision_seconds = 0.05
+
+[[bots]]
+name = "ok"
+path = "bots/first.py"
+[[bots]]
+name = "raises"
+path = "bots/raises.py"
+[[bots]]
+name = "illegal"
+path = "bots/illegal.py"
+[[bots]]
+name = "garbage"
+path = "bots/garbage.py"
+[[bots]]
+name = "sleeper"
+path = "bots/sleeper.py"
+"""
+
+EXPECTED_STATUS = {"ok": "ok", "raises": "error", "illegal": "illegal", "garbage": "invalid",
+                   "sleeper": "timeout"}
+
+
+def test_failing_bots_forfeit_and_the_tournament_finishes(make_config, workspace):
+    path = make_config(FAILING)
+    assert main(["tournament", str(path), "--workers", "1", "--quiet"]) == 0
+    with Store(workspace / "fail.sqlite") as store:
+        games = store.games()
+        assert len(games) == len(store.schedule()) == 5 * 4  # C(5,4) lineups x 4 rotations
+        for game in games:
+            assert game["statuses"] == [EXPECTED_STATUS[n] for n in game["seating"]]
+            failed = [s for s, n in enumerate(game["seating"]) if n != "ok"]
+            # Forfeits share last place; the one sound bot (if seated) is first.
+            for seat in failed:
+                assert game["placements"][seat] == 4 - len(failed) + 1
+                assert game["messages"][seat]
+            for seat, name in enumerate(game["seating"]):
+                if name == "ok":
+                    assert game["placements"][seat] == 1
+            actions = store.actions(game["key"])
+            assert {actor for seat, actor, _, _ in actions if seat in failed} == {"fallback"} or \
+                all(actor == "fallback" for seat, actor, _, _ in actions[4:] if seat in failed)
+        results = main(["replay", str(workspace / "fail.sqlite"), games[0]["key"]])
+        assert results == 0
+    db = sqlite3.connect(workspace / "fail.sqlite")
+    counts = dict(db.execute(
+        "SELECT actor, COUNT(*) FROM actions WHERE seat >= 0 GROUP BY actor"))
+    assert counts["fallback"] > counts["bot"]  # four of five bots hand over at once
+
+
+def test_a_bot_that_hangs_is_interrupted(make_config, workspace):
+    (workspace / "bots" / "hang.py").write_text(
+        "import time\n\nclass Bot:\n    def act(self, observation, legal_actions):\n"
+        "        while True:\n            time.sleep(0.01)\n")
+    text = FAILING.replace('path = "bots/raises.py"', 'path = "bots/hang.py"')
+    config = load_config(make_config(text))
+    game = next(g for g in build_schedule(config) if "raises" in g.seating)
+    began = time.monotonic()
+    record = play_game(TableSetup.from_config(config), game)
+    assert time.monotonic() - began < 5
+    seat = game.seating.index("raises")
+    assert record.statuses[seat] == "timeout"
+    assert record.placements[seat] == max(record.placements) > min(record.placements)
+
+
+def test_final_placements_put_forfeits_last():
+    assert final_placements([1, 2, 3, 4], set(), None) == [1, 2, 3, 4]
+    assert final_placements([1, 2, 3, 4], {0}, None) == [4, 1, 2, 3]
+    assert final_placements([1, 1, 3, 4], {3}, None) == [1, 1, 3, 4]
+    assert final_placements([1, 1, 3, 4], {1}, None) == [1, 4, 2, 3]
+    assert final_placements([1, 2, 3, 4], {0, 2}, None) == [3, 1, 3, 2]
+    teams = [[0, 2], [1, 3]]
+    assert final_placements([1, 2, 1, 2], {0}, teams) == [2, 1, 2, 1]
+    assert final_placements([1, 2, 1, 2], {3}, teams) == [1, 2, 1, 2]
+
+
+def _stored(path: Path) -> tuple[list, list]:
+    db = sqlite3.connect(path)
+    games = list(db.execute(
+        "SELECT key, seed, seating, statuses, engine_placements, placements, scores "
+        "FROM games ORDER BY key"))
+    actions = list(db.execute(
+        "SELECT game, step, seat, actor, action FROM actions ORDER BY game, step"))
+    db.close()
+    return games, actions
+
+
+DETERMINISM = """
+game = "take5"
+players = 3
+seed = 77
+deal_groups = 2
+output = "det.sqlite"
+
+[[bots]]
+name = "random"
+builtin = "random"
+[[bots]]
+name = "heuristic"
+builtin = "heuristic"
+[[bots]]
+name = "first"
+path = "bots/first.py"
+"""
+
+
+@pytest.mark.parametrize("workers", [2])
+def test_results_are_identical_for_every_number_of_workers(make_config, workspace, workers):
+    path = make_config(DETERMINISM)
+    one, many = workspace / "one.sqlite", workspace / "many.sqlite"
+    assert main(["tournament", str(path), "--workers", "1", "--quiet", "--output", str(one)]) == 0
+    assert main(["tournament", str(path), "--workers", str(workers), "--quiet",
+                 "--output", str(many)]) == 0
+    games, actions = _stored(one)
+    assert len(games) == 2 * 6 and len(actions) > 12 * 100
+    assert _stored(many) == (games, actions)
+    # Random bots really are seeded per game: the games of one group differ.
+    assert len({g[6] for g in games}) > 1
