@@ -56,8 +56,10 @@ def openskill_ratings(games: list[dict[str, Any]], bots: list[str],
     for game in games:
         seating, placements = game["seating"], game["placements"]
         units = units_of(len(seating), teams)
+        # A fresh copy per seat: a bot seated twice must not share one object.
         rated = model.rate(
-            [[ratings[seating[seat]] for seat in unit] for unit in units],
+            [[model.rating(mu=ratings[seating[seat]].mu, sigma=ratings[seating[seat]].sigma)
+              for seat in unit] for unit in units],
             ranks=[placements[unit[0]] for unit in units],
         )
         updates: dict[str, list[Any]] = defaultdict(list)
