@@ -5,9 +5,8 @@ from __future__ import annotations
 import sys
 import types
 
-import pytest
-
 import cardref
+import pytest
 from cardref.cli import main
 
 
