@@ -10,7 +10,7 @@ from .reference import ReferenceGame
 
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
-    "take5": "cardref.games.take5",
+    "take5": "cardref.reference.take5",
 }
 
 ENGINES = ("rust", "reference")
