@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 import types
 
-import cardref
 import pytest
+
+import cardref
 from cardref.cli import main
 
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cardref.cli import main
 from cardref.tournament.config import ConfigError, load_config
 

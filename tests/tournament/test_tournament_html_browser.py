@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from cardref.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+
 from cardref.cli import main
 from cardref.tournament.config import load_config
 from cardref.tournament.schedule import build_schedule

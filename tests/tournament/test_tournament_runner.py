@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from cardref.cli import main
 from cardref.tournament.config import load_config
 from cardref.tournament.runner import TableSetup, final_placements, play_game

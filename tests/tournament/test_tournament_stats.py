@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from openskill.models import PlackettLuce
+
 from cardref.tournament.ratings import (
     compute,
     openskill_ratings,
     percentile,
     win_shares,
 )
-from openskill.models import PlackettLuce
 
 
 def _game(key, group, seating, placements, scores):
