@@ -69,11 +69,13 @@ def test_reports_in_every_format_agree(results_file, capsys, tmp_path):
 
     md = _report(results_file, "md", capsys)
     assert "| 1 | heuristic | 18 |" in md and "## Head-to-head" in md
+    assert "| Bot | Seat 0 | Seat 1 | Seat 2 |" in md
 
     out = tmp_path / "r.html"
     assert main(["report", str(results_file), "--format", "html", "-o", str(out)]) == 0
     page = out.read_text()
     assert page.count("<svg") == 2 and "&lt;first &amp; co&gt;" in page
+    assert '<table id="by-seat">' in page and '<table id="head-to-head">' in page
     assert "<script" not in page and not re.search(r"(src|href)=", page)
     names = re.findall(r'<g class="bot" data-name="([^"]+)"', page)
     assert len(names) == 6 and names[0] == names[3] == "heuristic"

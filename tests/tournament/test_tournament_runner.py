@@ -74,6 +74,16 @@ def test_failing_bots_forfeit_and_the_tournament_finishes(make_config, workspace
     assert counts["fallback"] > counts["bot"]  # four of five bots hand over at once
 
 
+def test_the_stop_policy_ends_the_run_at_the_first_failure(make_config, workspace, capsys):
+    text = FAILING.replace("[limits]", '[failure]\npolicy = "stop"\n[limits]')
+    assert main(["tournament", str(make_config(text)), "--workers", "1", "--quiet"]) == 1
+    assert "stopped by the failure policy" in capsys.readouterr().err
+    with Store(workspace / "fail.sqlite") as store:
+        games = store.games()
+        assert len(games) == 1 and games[0]["key"] == store.schedule()[0].key
+        assert "error" in games[0]["statuses"]
+
+
 def test_a_bot_that_hangs_is_interrupted(make_config, workspace):
     (workspace / "bots" / "hang.py").write_text(
         "import time\n\nclass Bot:\n    def act(self, observation, legal_actions):\n"

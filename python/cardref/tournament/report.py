@@ -84,6 +84,15 @@ def print_results(results: dict[str, Any], console: Console) -> None:
         row = results["head_to_head"].get(a, {})
         h2h.add_row(a, *(f"{row[b]['score']:.2f}" if b in row else "-" for b in bots))
     console.print(h2h)
+    seats = _seat_count(results)
+    by_seat = Table(title="Mean placement by seat")
+    by_seat.add_column("Bot")
+    for i in range(seats):
+        by_seat.add_column(f"Seat {i}", justify="right")
+    for b in bots:
+        cells = _seat_cells(results, b)
+        by_seat.add_row(b, *(cells.get(i, "-") for i in range(seats)))
+    console.print(by_seat)
     failed = {b: c for b, c in results["failures"].items() if c}
     if failed:
         console.print("Failures: " + "; ".join(
@@ -135,11 +144,11 @@ def to_markdown(results: dict[str, Any]) -> str:
         lines.append(f"| {a} | " + " | ".join(
             f"{row[b]['score']:.2f}" if b in row else "–" for b in bots) + " |")
     lines += ["", "## By seat", "", "Mean placement of each bot in each seat.", ""]
-    seats = max((len(v) and v[-1]["seat"] + 1 for v in results["by_seat"].values()), default=0)
+    seats = _seat_count(results)
     lines += ["| Bot | " + " | ".join(f"Seat {i}" for i in range(seats)) + " |",
               "|:---|" + "---:|" * seats]
     for b in bots:
-        cells = {e["seat"]: f"{e['mean_placement']:.2f}" for e in results["by_seat"][b]}
+        cells = _seat_cells(results, b)
         lines.append(f"| {b} | " + " | ".join(cells.get(i, "–") for i in range(seats)) + " |")
     lines += ["", "## Failures", ""]
     failed = {b: c for b, c in results["failures"].items() if c}
@@ -148,6 +157,14 @@ def to_markdown(results: dict[str, Any]) -> str:
     for b, counts in failed.items():
         lines.append(f"- {b}: " + ", ".join(f"{n} {st}" for st, n in sorted(counts.items())))
     return "\n".join(lines) + "\n"
+
+
+def _seat_count(results: dict[str, Any]) -> int:
+    return max((e["seat"] + 1 for v in results["by_seat"].values() for e in v), default=0)
+
+
+def _seat_cells(results: dict[str, Any], bot: str) -> dict[int, str]:
+    return {e["seat"]: f"{e['mean_placement']:.2f}" for e in results["by_seat"][bot]}
 
 
 def ci_chart(results: dict[str, Any], key: str, label: str, lower_is_better: bool) -> str:
@@ -227,6 +244,13 @@ def to_html(results: dict[str, Any]) -> str:
         h2h.append(f"<tr><th>{e(a)}</th>" + "".join(
             f"<td>{row[b]['score']:.2f}</td>" if b in row else "<td>–</td>" for b in bots)
             + "</tr>")
+    seats = _seat_count(results)
+    by_seat = ["<tr><th>Bot</th>" + "".join(f"<th>Seat {i}</th>" for i in range(seats))
+               + "</tr>"]
+    for b in bots:
+        cells = _seat_cells(results, b)
+        by_seat.append(f"<tr><th>{e(b)}</th>" + "".join(
+            f"<td>{cells.get(i, '–')}</td>" for i in range(seats)) + "</tr>")
     failed = {b: c for b, c in results["failures"].items() if c}
     failures = "".join(
         f"<li>{e(b)}: " + e(", ".join(f"{n} {st}" for st, n in sorted(c.items()))) + "</li>"
@@ -246,6 +270,9 @@ def to_html(results: dict[str, Any]) -> str:
 <h2>Head-to-head</h2>
 <p>Share of meetings the row bot placed better than the column bot.</p>
 <table id="head-to-head">{"".join(h2h)}</table>
+<h2>By seat</h2>
+<p>Mean placement of each bot in each seat.</p>
+<table id="by-seat">{"".join(by_seat)}</table>
 <h2>Failures</h2><ul id="failures">{failures}</ul>
 <h2>Config</h2><pre>{e(results["tournament"]["config"])}</pre>
 </body></html>
