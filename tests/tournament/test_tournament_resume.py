@@ -81,6 +81,27 @@ def test_a_killed_run_resumes_without_losing_or_replaying_games(make_config, wor
     assert _rows(fresh) == (games, actions)
 
 
+def test_ctrl_c_stops_cleanly_and_the_rerun_completes(make_config, workspace):
+    config = make_config(SLOW.format(output="interrupted.sqlite"))
+    out = workspace / "interrupted.sqlite"
+    command = [sys.executable, "-m", "cardref.cli", "tournament", str(config),
+               "--workers", "2", "--quiet"]
+    proc = subprocess.Popen(command, cwd=workspace, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while _finished(out) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "run the same command again to resume" in err and "Traceback" not in err
+    stored = _finished(out)
+    assert 2 <= stored < 12
+    rerun = subprocess.run(command, cwd=workspace, capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert _finished(out) == 12
+
+
 QUICK = """
 game = "take5"
 players = 3

@@ -152,3 +152,14 @@ def test_results_are_identical_for_every_number_of_workers(make_config, workspac
     assert _stored(many) == (games, actions)
     # Random bots really are seeded per game: the games of one group differ.
     assert len({g[6] for g in games}) > 1
+
+
+def test_the_reference_engine_referees_identically(make_config, workspace):
+    rust = workspace / "rust.sqlite"
+    ref = workspace / "reference.sqlite"
+    assert main(["tournament", str(make_config(DETERMINISM)), "--workers", "1", "--quiet",
+                 "--output", str(rust)]) == 0
+    path = make_config('engine = "reference"\n' + DETERMINISM, name="ref.toml")
+    assert main(["tournament", str(path), "--workers", "1", "--quiet",
+                 "--output", str(ref)]) == 0
+    assert _stored(ref) == _stored(rust)
