@@ -105,9 +105,11 @@ def test_final_placements_put_forfeits_last():
     assert final_placements([1, 1, 3, 4], {3}, None) == [1, 1, 3, 4]
     assert final_placements([1, 1, 3, 4], {1}, None) == [1, 4, 2, 3]
     assert final_placements([1, 2, 3, 4], {0, 2}, None) == [3, 1, 3, 2]
-    teams = [[0, 2], [1, 3]]
-    assert final_placements([1, 2, 1, 2], {0}, teams) == [2, 1, 2, 1]
-    assert final_placements([1, 2, 1, 2], {3}, teams) == [1, 2, 1, 2]
+    teams = [[0, 2], [1, 3]]  # team games rank seats: the winning pair 1, 1, the other 3, 3
+    assert final_placements([1, 3, 1, 3], {0}, teams) == [3, 1, 3, 1]
+    assert final_placements([1, 3, 1, 3], {3}, teams) == [1, 3, 1, 3]
+    assert final_placements([1, 1, 1, 1], {1}, teams) == [1, 3, 1, 3]
+    assert final_placements([1, 3, 1, 3], {0, 1}, teams) == [1, 1, 1, 1]
 
 
 def _stored(path: Path) -> tuple[list, list]:

@@ -86,10 +86,10 @@ def test_a_bot_seated_twice_gets_the_mean_of_its_updates():
 
 def test_teams_share_wins_and_do_not_meet_their_partners():
     teams = [[0, 2], [1, 3]]
-    assert win_shares([1, 2, 1, 2], teams) == [1.0, 0.0, 1.0, 0.0]
+    assert win_shares([1, 3, 1, 3], teams) == [1.0, 0.0, 1.0, 0.0]
     assert win_shares([1, 1, 1, 1], teams) == [0.5] * 4
     assert win_shares([1, 1, 3, 4], None) == [0.5, 0.5, 0.0, 0.0]
-    game = _game("a", 0, ["p", "q", "r", "s"], [1, 2, 1, 2], [10, 3, 10, 3])
+    game = _game("a", 0, ["p", "q", "r", "s"], [1, 3, 1, 3], [10, 3, 10, 3])
     h2h = compute([game], list("pqrs"), teams, resamples=100)["head_to_head"]
     assert "r" not in h2h["p"] and h2h["p"]["q"] == {"score": 1.0, "n": 1}
 

@@ -131,24 +131,23 @@ def final_placements(engine: list[int], forfeited: set[int],
                      teams: Optional[list[list[int]]]) -> list[int]:
     """Engine placements with forfeiting seats (and their teams) placed last.
 
-    Units are teams in team games, seats otherwise. Units that did not forfeit
-    are re-ranked among themselves (competition ranking, by engine placement);
-    forfeiting units share the place after them. Without forfeits the engine's
+    Units are teams in team games, seats otherwise; a forfeit by one seat of a
+    team forfeits the team. Seats of units that did not forfeit are re-ranked
+    among themselves by competition ranking over seats, as the engines rank
+    (a winning team of two is 1, 1; the next team 3, 3); seats of forfeiting
+    units share the place after all of them. Without forfeits the engine's
     placements stand unchanged.
     """
     if not forfeited:
         return list(engine)
     units = teams if teams is not None else [[seat] for seat in range(len(engine))]
-    lost = [u for u in units if any(seat in forfeited for seat in u)]
-    kept = [u for u in units if u not in lost]
+    lost = [seat for u in units if any(s in forfeited for s in u) for seat in u]
+    kept = [seat for seat in range(len(engine)) if seat not in lost]
     out = [0] * len(engine)
-    for unit in kept:
-        place = 1 + sum(engine[o[0]] < engine[unit[0]] for o in kept)
-        for seat in unit:
-            out[seat] = place
-    for unit in lost:
-        for seat in unit:
-            out[seat] = len(kept) + 1
+    for seat in kept:
+        out[seat] = 1 + sum(engine[other] < engine[seat] for other in kept)
+    for seat in lost:
+        out[seat] = len(kept) + 1
     return out
 
 
