@@ -8,6 +8,8 @@ from collections import Counter
 from dataclasses import replace
 from itertools import combinations
 
+import pytest
+
 from cardref.rng import SplitMix64
 from cardref.tournament.config import TEAM_GAMES, load_config
 from cardref.tournament.schedule import build_schedule, deal_seed, lineups, seatings
@@ -76,18 +78,23 @@ def test_a_field_smaller_than_the_table_repeats_bots_evenly(make_config):
     assert Counter(name for table in three for name in table) == Counter("aaaabbbbcccc")
 
 
-def test_team_games_rotate_partners_and_seats():
+@pytest.mark.parametrize(("rotation", "per_partnership"), [("auto", 8), ("cyclic", 4)])
+def test_team_games_rotate_partners_and_seats(rotation, per_partnership):
     teams = TEAM_GAMES["back_alley"]
-    layout = seatings(("a", "b", "c", "d"), teams=teams)
+    layout = seatings(("a", "b", "c", "d"), rotation, teams=teams)
     partnerships = Counter(frozenset(frozenset(s[i] for i in team) for team in teams)
                            for s in layout)
-    # Each bot partners each other bot: 3 partnerships, each in 4 rotations.
-    assert len(partnerships) == 3 and set(partnerships.values()) == {4}
+    # Each bot partners each other bot: 3 partnerships, equally often.
+    assert len(partnerships) == 3 and set(partnerships.values()) == {per_partnership}
     partners = Counter(frozenset((s[0], s[2])) for s in layout) + Counter(
         frozenset((s[1], s[3])) for s in layout)
     assert set(partners) == {frozenset(p) for p in combinations("abcd", 2)}
     seats = Counter((name, seat) for s in layout for seat, name in enumerate(s))
-    assert set(seats.values()) == {3}  # every bot 3 times in every seat
+    assert set(seats.values()) == {3 * per_partnership // 4}  # every bot in every seat
+    # By default each bot is followed by each opponent equally often; with
+    # rotations alone the same opponent always plays right after a given bot.
+    after = Counter((s[i], s[(i + 1) % 4]) for s in layout for i in range(4))
+    assert (len(set(after.values())) == 1) == (rotation == "auto")
 
 
 def test_the_schedule_does_not_depend_on_anything_but_the_config(make_config):

@@ -11,10 +11,14 @@ seating, so every bot of a table meets the same cards from every seat.
 - A *seating* puts a lineup's bots into seats. ``rotation = "all"`` uses every
   distinct permutation; ``"cyclic"`` the ``players`` cyclic rotations; the
   default ``"auto"`` uses all permutations for tables of up to 3 players and
-  cyclic rotations for larger ones. Team games (``TEAM_GAMES``) rotate partners
-  instead: for every way to split the lineup into partnerships, the cyclic
-  rotations of one seating of it — so each bot partners each other bot in turn
-  and still sits in every seat.
+  for team games, and cyclic rotations for larger tables. In team games
+  (``TEAM_GAMES``) all permutations give every partnership equally often, in
+  both seating orders: with rotations alone, a bot would always sit just
+  before the same opponent, which in a trick-taking game is measurably unfair
+  (two copies of one bot scored differently). ``"cyclic"`` in a team game
+  means, for every way to split the lineup into partnerships, the cyclic
+  rotations of one seating of it: each bot still partners each other bot in
+  turn and sits in every seat, in half as many games.
 - Every game of deal group g uses the same seed: the (g+1)-th output of
   SplitMix64 seeded with the master seed (``deal_seed``). The seed depends only
   on the master seed and the group part of the game's key, never on the order
@@ -83,7 +87,7 @@ def seatings(lineup: tuple[str, ...], rotation: str = "auto",
     """The distinct seatings of a lineup, in a fixed order."""
     n = len(lineup)
     if rotation == "auto":
-        rotation = "all" if n <= 3 else "cyclic"
+        rotation = "all" if n <= 3 or teams is not None else "cyclic"
     out: list[tuple[str, ...]] = []
 
     def add(seating: tuple[str, ...]) -> None:
