@@ -113,6 +113,10 @@ def _tournament(args: argparse.Namespace) -> int:
         except runner.TournamentStopped as e:
             print(f"cardref tournament: stopped by the failure policy: {e}", file=sys.stderr)
             return 1
+        except runner.WorkerDied as e:
+            print(f"cardref tournament: error: {e}; run the same command again to resume",
+                  file=sys.stderr)
+            return 1
         except KeyboardInterrupt:
             print(f"cardref tournament: interrupted; {len(store.finished_keys())} games are "
                   "stored; run the same command again to resume", file=sys.stderr)

@@ -165,3 +165,26 @@ def test_the_reference_engine_referees_identically(make_config, workspace):
     assert main(["tournament", str(path), "--workers", "1", "--quiet",
                  "--output", str(ref)]) == 0
     assert _stored(ref) == _stored(rust)
+
+
+def test_a_bot_calling_sys_exit_forfeits_instead_of_ending_the_run(make_config, workspace):
+    (workspace / "bots" / "exits.py").write_text(
+        "import sys\n\nclass Bot:\n    def act(self, observation, legal_actions):\n"
+        "        sys.exit(3)\n")
+    config = load_config(make_config(FAILING.replace("bots/raises.py", "bots/exits.py")))
+    game = next(g for g in build_schedule(config) if "raises" in g.seating)
+    record = play_game(TableSetup.from_config(config), game)
+    seat = game.seating.index("raises")
+    assert record.statuses[seat] == "error" and "SystemExit" in record.messages[seat]
+
+
+def test_a_worker_process_that_dies_stops_the_run_with_a_message(make_config, workspace,
+                                                                 capsys):
+    (workspace / "bots" / "dies.py").write_text(
+        "import os\n\nclass Bot:\n    def act(self, observation, legal_actions):\n"
+        "        os._exit(1)\n")
+    text = DETERMINISM.replace('path = "bots/first.py"', 'path = "bots/dies.py"')
+    path = make_config(text)
+    assert main(["tournament", str(path), "--workers", "2", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "a worker process died" in err and "run the same command again" in err

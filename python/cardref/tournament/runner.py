@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -173,7 +174,7 @@ def play_game(setup: TableSetup, game: ScheduledGame) -> GameRecord:
                 hook({"game": setup.game, "seat": seat, "players": n,
                       "params": dict(setup.params), "seed": bot_seed(game.seed, seat),
                       "name": name, "key": game.key})
-        except Exception as e:
+        except (Exception, SystemExit) as e:  # a bot's sys.exit() too
             fail(seat, "error", f"start: {type(e).__name__}: {e}")
 
     limit = setup.decision_seconds
@@ -224,7 +225,7 @@ def _decide(bot: Any, observation: Any, legal: list[str], limit: float) -> tuple
             action = bot.act(observation, legal)
     except DecisionInterrupted:
         action = DecisionInterrupted()
-    except Exception as e:
+    except (Exception, SystemExit) as e:  # a bot's sys.exit() too
         action = e
     return action, time.perf_counter() - began
 
@@ -276,7 +277,15 @@ def play_all(setup: TableSetup, games: list[ScheduledGame], workers: int) -> Ite
         while running:
             done, running = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
-                yield future.result()
+                try:
+                    record = future.result()
+                except BrokenProcessPool:
+                    raise WorkerDied(
+                        "a worker process died while playing (a bot may have called "
+                        "os._exit or crashed the interpreter); the games finished so far "
+                        "are stored"
+                    ) from None
+                yield record
                 nxt = next(pending, None)
                 if nxt is not None:
                     running.add(pool.submit(_play_in_worker, nxt))
@@ -286,6 +295,10 @@ def play_all(setup: TableSetup, games: list[ScheduledGame], workers: int) -> Ite
 
 class TournamentStopped(Exception):
     """The failure policy "stop" ended the run at a bot failure."""
+
+
+class WorkerDied(Exception):
+    """A worker process died (a bot may have called os._exit or crashed it)."""
 
 
 def run(config: Config, store: Any, workers: int,
