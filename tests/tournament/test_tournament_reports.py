@@ -38,8 +38,14 @@ path = "bots/first.py"
 
 
 @pytest.fixture
-def results_file(make_config, workspace) -> Path:
-    assert main(["tournament", str(make_config(FIELD)), "--workers", "1", "--quiet"]) == 0
+def results_file(make_config, workspace, capsys) -> Path:
+    assert main(["tournament", str(make_config(FIELD)), "--workers", "1"]) == 0
+    shown = capsys.readouterr().out
+    # Progress and live standings, then the final tables with CIs.
+    assert "Starting take5 tournament: 18 games (0 already played)" in shown
+    assert "18/18" in shown and "Live standings" in shown
+    assert "95% CI" in shown and "Head-to-head" in shown and "heuristic" in shown
+    assert "Mean placement by seat" in shown
     return workspace / "field.sqlite"
 
 
