@@ -166,18 +166,22 @@ def play_game(setup: TableSetup, game: ScheduledGame) -> GameRecord:
     def fail(seat: int, status: str, message: str) -> None:
         statuses[seat], messages[seat] = status, message[:500]
 
+    limit = setup.decision_seconds
+    hook_limit = 10 * limit + 10.0  # set-up may take longer than a decision, not forever
     for seat, name in enumerate(game.seating):
         try:
-            bots[seat] = _bot_class(*setup.bots[name])()
-            hook = getattr(bots[seat], "start", None)
-            if callable(hook):
-                hook({"game": setup.game, "seat": seat, "players": n,
-                      "params": dict(setup.params), "seed": bot_seed(game.seed, seat),
-                      "name": name, "key": game.key})
+            with _Alarm(hook_limit):
+                bots[seat] = _bot_class(*setup.bots[name])()
+                hook = getattr(bots[seat], "start", None)
+                if callable(hook):
+                    hook({"game": setup.game, "seat": seat, "players": n,
+                          "params": dict(setup.params), "seed": bot_seed(game.seed, seat),
+                          "name": name, "key": game.key})
+        except DecisionInterrupted:
+            fail(seat, "timeout", f"start: still running after {hook_limit:g} s")
         except (Exception, SystemExit) as e:  # a bot's sys.exit() too
             fail(seat, "error", f"start: {type(e).__name__}: {e}")
 
-    limit = setup.decision_seconds
     actions: list[tuple[int, str, str, float]] = []
     while not state.is_terminal():
         seat = state.current_player()
@@ -207,8 +211,9 @@ def play_game(setup: TableSetup, game: ScheduledGame) -> GameRecord:
     for seat, bot in enumerate(bots):
         hook = getattr(bot, "end", None)
         if statuses[seat] == "ok" and callable(hook):
-            # The game is over; a failing end hook changes nothing.
-            with contextlib.suppress(Exception):
+            # The game is over; a failing or hanging end hook changes nothing.
+            with contextlib.suppress(Exception, SystemExit, DecisionInterrupted), \
+                    _Alarm(hook_limit):
                 hook({"placements": placements, "scores": scores, "seat": seat})
     return GameRecord(
         key=game.key, seed=game.seed, seating=list(game.seating), statuses=statuses,
