@@ -9,6 +9,7 @@ from cardref.tournament.ratings import (
     compute,
     openskill_ratings,
     percentile,
+    rating_resamples,
     win_shares,
 )
 
@@ -100,6 +101,13 @@ def test_failures_are_counted_per_bot_and_status():
     results = compute([game, {**game, "key": "b"}], ["x", "y"], None, resamples=100)
     assert results["failures"] == {"x": {"timeout": 2}, "y": {}}
     assert results["standings"][1]["failures"] == 2
+
+
+def test_the_rating_bootstrap_has_a_budget():
+    assert rating_resamples(1000, 100) == 200
+    assert rating_resamples(150, 10) == 150
+    assert rating_resamples(1000, 400) == 100
+    assert rating_resamples(1000, 100_000) == 50
 
 
 def test_percentile_interpolates():

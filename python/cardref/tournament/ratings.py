@@ -11,8 +11,10 @@ Confidence intervals come from a bootstrap over deal groups: the deal groups
 played are resampled with replacement, every statistic is recomputed on the
 resample, and the 2.5th and 97.5th percentiles form the interval. Deal groups
 are the unit because the games of one group share their deal and so are not
-independent. The rating's bootstrap refits openskill per resample, so it uses
-at most 200 resamples; the other statistics use ``report.bootstrap``.
+independent. The rating's bootstrap refits openskill per resample (about a
+tenth of a millisecond per game), so it uses ``rating_resamples``: at most 200,
+fewer for long tournaments (no fewer than 50); the other statistics use
+``report.bootstrap``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,13 @@ from typing import Any, Optional
 from openskill.models import PlackettLuce
 
 RATING_RESAMPLES = 200
+RATING_BUDGET = 40_000  # openskill updates the rating bootstrap may spend
+
+
+def rating_resamples(resamples: int, games: int) -> int:
+    """Resamples for the rating's interval: ``min(resamples, 200)``, reduced so
+    that resamples x games stays near RATING_BUDGET, but never below 50."""
+    return min(resamples, RATING_RESAMPLES, max(50, RATING_BUDGET // max(1, games)))
 
 
 def units_of(players: int, teams: Optional[list[list[int]]]) -> list[list[int]]:
@@ -107,6 +116,7 @@ def compute(games: list[dict[str, Any]], bots: list[str], teams: Optional[list[l
     point = means(groups)
     rating = openskill_ratings(games, bots, teams)
     rng = random.Random(f"bootstrap-{seed}")
+    rating_draws = rating_resamples(resamples, len(games))
     draws: dict[str, list[list[float]]] = {name: [[], [], [], []] for name in bots}
     for r in range(resamples if groups else 0):
         sample = [rng.choice(groups) for _ in groups]
@@ -114,7 +124,7 @@ def compute(games: list[dict[str, Any]], bots: list[str], teams: Optional[list[l
             if m is not None:
                 for i in range(3):
                     draws[name][i].append(m[i])
-        if r < RATING_RESAMPLES:
+        if r < rating_draws:
             resampled = [game for g in sample for game in by_group[g]]
             for name, mu in openskill_ratings(resampled, bots, teams).items():
                 draws[name][3].append(mu)
