@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+import cardref
 from cardref.cli import main
 from cardref.tournament.config import load_config
 from cardref.tournament.schedule import build_schedule
+from cardref.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -131,3 +133,45 @@ def test_every_shipped_config_runs(config, tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["tournament"]["games_played"] == len(build_schedule(loaded)) > 0
     assert {s["name"] for s in data["standings"]} == set(loaded.bot_names())
+
+
+def _fewest_players(game_id: str) -> int:
+    for players in range(1, 11):
+        try:
+            cardref.load(game_id, players)
+            return players
+        except cardref.InvalidParamsError:
+            continue
+    raise AssertionError(f"{game_id}: no player count from 1 to 10 is allowed")
+
+
+@pytest.mark.parametrize("game_id", cardref.games())
+def test_every_game_plays_a_tournament_heuristic_against_random(game_id, make_config,
+                                                                workspace, capsys):
+    players = _fewest_players(game_id)
+    path = make_config(f"""
+        game = "{game_id}"
+        players = {players}
+        seed = 21
+        deal_groups = 1
+        output = "{game_id}.sqlite"
+        [report]
+        bootstrap = 100
+        [[bots]]
+        name = "heuristic"
+        builtin = "heuristic"
+        [[bots]]
+        name = "random"
+        builtin = "random"
+    """)
+    assert main(["tournament", str(path), "--workers", "1", "--quiet"]) == 0
+    capsys.readouterr()
+    out = workspace / f"{game_id}.sqlite"
+    assert main(["report", str(out), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["tournament"]["games_played"] == data["tournament"]["games_scheduled"] > 0
+    assert {s["name"] for s in data["standings"]} == {"heuristic", "random"}
+    assert all(s["failures"] == 0 for s in data["standings"])
+    with Store(out) as store:
+        key = store.games()[0]["key"]
+    assert main(["replay", str(out), key]) == 0
