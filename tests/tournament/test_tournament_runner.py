@@ -71,6 +71,7 @@ def test_failing_bots_forfeit_and_the_tournament_finishes(make_config, workspace
     db = sqlite3.connect(workspace / "fail.sqlite")
     counts = dict(db.execute(
         "SELECT actor, COUNT(*) FROM actions WHERE seat >= 0 GROUP BY actor"))
+    db.close()
     assert counts["fallback"] > counts["bot"]  # four of five bots hand over at once
 
 
