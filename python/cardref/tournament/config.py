@@ -20,6 +20,7 @@ import cardref
 from ..api import games as available_games
 from ..bots import BotLoadError, builtin_module, load_bot_class
 from ..errors import InvalidParamsError
+from .sandbox import Limits, check_bot
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -30,6 +31,7 @@ FORMATS = ("round_robin", "gauntlet")
 ROTATIONS = ("auto", "all", "cyclic")
 ENGINES = ("rust", "reference")
 POLICIES = ("forfeit", "stop")
+ISOLATIONS = ("process", "inprocess")
 MAX_SEED = (1 << 64) - 1
 
 #: Seats that play as a team, per game id; placements are per team there.
@@ -45,13 +47,17 @@ class BotSpec:
     """One entry of the field: a unique name and where its module comes from.
 
     ``kind`` is "module" (``target`` an importable name, also used for
-    built-ins) or "path" (``target`` an absolute file path).
+    built-ins), "path" (``target`` an absolute file path) or "command"
+    (``target`` the command as a JSON array). ``isolation`` is "process" (its
+    own confined process, the default for submitted bots) or "inprocess"
+    (inside the referee's worker: built-ins, or bots marked as trusted).
     """
 
     name: str
     kind: str
     target: str
     source: str  # how the config spelled it, e.g. 'builtin = "random"'
+    isolation: str = "inprocess"
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,8 @@ class Config:
     engine: str = "rust"
     decision_seconds: float = 1.0
     failure_policy: str = "forfeit"
+    limits: Limits = field(default_factory=Limits)
+    disqualify_after: int = 0
     workers: Optional[int] = None
     bootstrap: int = 1000
     teams: Optional[list[list[int]]] = field(default=None)
@@ -89,6 +97,8 @@ class Config:
             entry = {"name": bot.name, "kind": bot.kind, "target": bot.target}
             if bot.kind == "path":
                 entry["sha256"] = hashlib.sha256(Path(bot.target).read_bytes()).hexdigest()
+            if bot.isolation == "process":
+                entry["isolation"] = "process"
             bots.append(entry)
         meaning = {
             "game": self.game,
@@ -104,6 +114,11 @@ class Config:
             "failure_policy": self.failure_policy,
             "bots": bots,
         }
+        # Keys added later enter only when set, so older results files still match.
+        if self.limits.non_default():
+            meaning["limits"] = self.limits.non_default()
+        if self.disqualify_after:
+            meaning["disqualify_after"] = self.disqualify_after
         text = json.dumps(meaning, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -193,7 +208,7 @@ TOP_KEYS = {
     "engine": "rust or reference",
     "workers": "worker processes",
     "variant": "the game's variant keys",
-    "limits": "time limits",
+    "limits": "time and resource limits",
     "failure": "the failure policy",
     "report": "report settings",
     "bots": "the field",
@@ -248,14 +263,17 @@ def load_config(path: Path | str, deal_groups: Optional[int] = None,
     rotation = check.string(data, "rotation", "rotation", ROTATIONS, default="auto")
     workers = check.integer(data, "workers", "workers", 1, default=None)
 
-    limits = _subtable(check, data, "limits", {"decision_seconds": "seconds per decision"})
-    decision = check.number(limits, "decision_seconds", "limits.decision_seconds", 1.0)
-    failure = _subtable(check, data, "failure", {"policy": "forfeit or stop"})
+    limits = _limits(check, data)
+    failure = _subtable(check, data, "failure", {
+        "policy": "forfeit or stop",
+        "disqualify_after": "failed games before a bot is disqualified"})
     policy = check.string(failure, "policy", "failure.policy", POLICIES, default="forfeit")
+    disqualify = check.integer(failure, "disqualify_after", "failure.disqualify_after", 0,
+                               default=0)
     report = _subtable(check, data, "report", {"bootstrap": "bootstrap resamples"})
     bootstrap = check.integer(report, "bootstrap", "report.bootstrap", 100, 100000, default=1000)
 
-    bots = _bots(check, data, game, path.parent)
+    bots = _bots(check, data, game, path.parent, limits)
     names = [bot.name for bot in bots]
     candidate = None
     if fmt == "gauntlet":
@@ -268,8 +286,9 @@ def load_config(path: Path | str, deal_groups: Optional[int] = None,
     return Config(
         path=path, text=text, game=game, players=players, variant=dict(variant),
         params=params, seed=seed, deal_groups=groups, output=output_path, bots=bots, format=fmt,
-        candidate=candidate, rotation=rotation, engine=engine, decision_seconds=decision,
-        failure_policy=policy, workers=workers, bootstrap=bootstrap,
+        candidate=candidate, rotation=rotation, engine=engine,
+        decision_seconds=limits.decision_seconds, failure_policy=policy, limits=limits,
+        disqualify_after=disqualify, workers=workers, bootstrap=bootstrap,
         teams=TEAM_GAMES.get(game),
     )
 
@@ -282,15 +301,55 @@ def _subtable(check: _Checker, data: dict, key: str, allowed: dict[str, str]) ->
     return table
 
 
+LIMIT_KEYS = {
+    "decision_seconds": "seconds per decision",
+    "startup_seconds": "seconds to start a bot",
+    "bank_seconds": "a time bank per game",
+    "memory_mb": "address space, MiB",
+    "cpu_seconds": "CPU seconds per game",
+    "processes": "extra processes",
+    "open_files": "open files",
+    "output_bytes": "output size",
+}
+
+
+def _limits(check: _Checker, data: dict) -> Limits:
+    table = _subtable(check, data, "limits", LIMIT_KEYS)
+    default = Limits()
+    bank = table.get("bank_seconds", 0.0)
+    if not (isinstance(bank, (int, float)) and not isinstance(bank, bool)
+            and 0 <= bank < float("inf")):
+        raise check.fail("limits.bank_seconds", bank, "must be a number of seconds >= 0")
+    return Limits(
+        decision_seconds=check.number(table, "decision_seconds", "limits.decision_seconds",
+                                      default.decision_seconds),
+        startup_seconds=check.number(table, "startup_seconds", "limits.startup_seconds",
+                                     None),  # type: ignore[arg-type]
+        bank_seconds=float(bank),
+        memory_mb=check.integer(table, "memory_mb", "limits.memory_mb", 64,
+                                default=default.memory_mb),
+        cpu_seconds=check.integer(table, "cpu_seconds", "limits.cpu_seconds", 1,
+                                  default=default.cpu_seconds),
+        processes=check.integer(table, "processes", "limits.processes", 0,
+                                default=default.processes),
+        open_files=check.integer(table, "open_files", "limits.open_files", 16,
+                                 default=default.open_files),
+        output_bytes=check.integer(table, "output_bytes", "limits.output_bytes", 4096,
+                                   default=default.output_bytes),
+    )
+
+
 BOT_KEYS = {"name": "unique name", "builtin": "built-in bot", "path": "a file",
-            "module": "an importable module"}
+            "module": "an importable module", "command": "an executable speaking the protocol",
+            "isolation": "process or inprocess"}
 
 
-def _bots(check: _Checker, data: dict, game: str, base: Path) -> list[BotSpec]:
+def _bots(check: _Checker, data: dict, game: str, base: Path,
+          limits: Limits) -> list[BotSpec]:
     entries = data.get("bots", ...)
     if entries is ...:
         raise check.missing("bots", "needs [[bots]] entries, each with a name and one of "
-                            "builtin, path or module")
+                            "builtin, path, module or command")
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise check.fail("bots", entries, "must be an array of tables ([[bots]])")
     bots: list[BotSpec] = []
@@ -300,21 +359,54 @@ def _bots(check: _Checker, data: dict, game: str, base: Path) -> list[BotSpec]:
         name = check.string(entry, "name", f"{where}.name")
         if name in [b.name for b in bots]:
             raise check.fail(f"{where}.name", name, "must be unique; another bot has this name")
-        sources = [k for k in ("builtin", "path", "module") if k in entry]
+        sources = [k for k in ("builtin", "path", "module", "command") if k in entry]
         if len(sources) != 1:
-            raise check.fail(where, entry, "needs exactly one of builtin, path or module, "
-                             f"found {len(sources)}")
+            raise check.fail(where, entry, "needs exactly one of builtin, path, module or "
+                             f"command, found {len(sources)}")
         key = sources[0]
+        if key == "command":
+            bots.append(_command_bot(check, entry, where, name, base))
+            continue
         value = check.string(entry, key, f"{where}.{key}")
+        default = "inprocess" if key == "builtin" else "process"
+        isolation = check.string(entry, "isolation", f"{where}.isolation", ISOLATIONS,
+                                 default=default)
         try:
             if key == "builtin":
                 kind, target = "module", builtin_module(value, game)
             elif key == "path":
                 kind, target = "path", str((base / value).resolve())
+                if not Path(target).is_file():
+                    raise BotLoadError(f"no such file: {target}")
             else:
                 kind, target = "module", value
-            load_bot_class(kind, target)
+            if isolation == "inprocess":
+                load_bot_class(kind, target)
+            else:  # never import a submitted bot into the referee
+                problem = check_bot(kind, target, limits)
+                if problem is not None:
+                    raise BotLoadError(problem)
         except BotLoadError as e:
             raise check.fail(f"{where}.{key}", value, f"not a usable bot: {e}") from None
-        bots.append(BotSpec(name=name, kind=kind, target=target, source=f"{key} = {value!r}"))
+        bots.append(BotSpec(name=name, kind=kind, target=target, source=f"{key} = {value!r}",
+                            isolation=isolation))
     return bots
+
+
+def _command_bot(check: _Checker, entry: dict, where: str, name: str, base: Path) -> BotSpec:
+    """A bot given as ``command = ["prog", "arg", ...]``: always its own process.
+    A first element naming an existing file relative to the config becomes
+    absolute; otherwise it is looked up on the bots' PATH."""
+    command = entry["command"]
+    if (not isinstance(command, list) or not command
+            or not all(isinstance(part, str) and part for part in command)):
+        raise check.fail(f"{where}.command", command, "must be a non-empty array of strings")
+    if entry.get("isolation", "process") != "process":
+        raise check.fail(f"{where}.isolation", entry["isolation"],
+                         'a command always runs in its own process: only "process"')
+    first = base / command[0]
+    if first.is_file():
+        command = [str(first.resolve()), *command[1:]]
+    target = json.dumps(command)
+    return BotSpec(name=name, kind="command", target=target,
+                   source=f"command = {target}", isolation="process")

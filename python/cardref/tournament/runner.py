@@ -1,16 +1,24 @@
 """Playing the games: the referee loop, the failure policy and the process pool.
 
 The referee gives each bot its seat's observation and the legal actions,
-never the state. A bot *fails* when it raises (status ``error``), takes longer
-than ``limits.decision_seconds`` on a decision (``timeout``), returns something
-that is not a string (``invalid``) or an action the engine refuses
-(``illegal``). A failing bot forfeits the game: from that decision on a seeded
-random fallback plays its seat so the game finishes, and the seat (with its
-team, in team games) is placed last.
+never the state. Submitted bots play in their own confined processes
+(``sandbox.BotProcess``, one per seat and game, over the protocol of
+``docs/protocol.md``); trusted ones (the built-ins, or bots marked
+``isolation = "inprocess"``) are called directly. A bot *fails* with one of
+the statuses of ``sandbox.STATUSES``: it raises (``error``), its process dies
+(``crash``), it runs past its time (``timeout``), answers something that is
+not a string action (``invalid``, ``malformed``, ``protocol``), an action the
+engine refuses (``illegal``), or hits a resource limit (``limit``). A failing
+bot forfeits the game: from that decision on a seeded random fallback plays
+its seat so the game finishes, and the seat (with its team, in team games) is
+placed last. A bot with ``failure.disqualify_after`` failed games is
+``disqualified``: the fallback plays its seats in its later games.
 
-The time limit is measured after the fact for each decision; a decision still
-running at twice the limit plus one second is interrupted with SIGALRM (where
-the platform and thread allow), so one hung bot cannot stall a tournament.
+Each decision may take ``decision_seconds`` plus what is left of the seat's
+time bank for the game. A bot process is killed at that deadline; an
+in-process decision is measured after the fact and interrupted with SIGALRM
+at twice the allowance plus one second (where the platform and thread allow),
+so one hung bot cannot stall a tournament.
 
 Games are independent: each depends only on its seed and seating, so a process
 pool can play them in any order and the stored results are identical for every
@@ -20,6 +28,7 @@ pool can play them in any order and the stored results are identical for every
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import random
 import signal
@@ -35,9 +44,10 @@ import cardref
 
 from ..bots import load_bot_class
 from .config import Config
+from .sandbox import STATUSES, BotFailure, BotProcess, Limits
 from .schedule import ScheduledGame, bot_seed
 
-FAILURES = ("error", "timeout", "invalid", "illegal")
+FAILURES = (*STATUSES, "disqualified")
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,8 @@ class TableSetup:
     bots: dict[str, tuple[str, str]]  # name -> (kind, target)
     decision_seconds: float
     teams: Optional[list[list[int]]]
+    limits: Limits = field(default_factory=Limits)
+    isolated: frozenset[str] = frozenset()  # names of the bots run in their own process
 
     @classmethod
     def from_config(cls, config: Config) -> TableSetup:
@@ -58,6 +70,8 @@ class TableSetup:
             game=config.game, players=config.players, params=dict(config.params),
             engine=config.engine, bots={b.name: (b.kind, b.target) for b in config.bots},
             decision_seconds=config.decision_seconds, teams=config.teams,
+            limits=config.limits,
+            isolated=frozenset(b.name for b in config.bots if b.isolation == "process"),
         )
 
 
@@ -152,8 +166,91 @@ def final_placements(engine: list[int], forfeited: set[int],
     return out
 
 
-def play_game(setup: TableSetup, game: ScheduledGame) -> GameRecord:
-    """Play one scheduled game to the end under the failure policy."""
+class InProcessSeat:
+    """A trusted bot called directly in the referee's process."""
+
+    def __init__(self, bot_class: Any) -> None:
+        self.bot_class = bot_class
+        self.bot: Any = None
+
+    def start(self, info: dict[str, Any], seconds: float) -> None:
+        try:
+            with _Alarm(seconds):
+                self.bot = self.bot_class()
+                hook = getattr(self.bot, "start", None)
+                if callable(hook):
+                    hook(info)
+        except DecisionInterrupted:
+            raise BotFailure("timeout", f"start: still running after {seconds:g} s") from None
+        except (Exception, SystemExit) as e:  # a bot's sys.exit() too
+            raise BotFailure("error", f"start: {type(e).__name__}: {e}") from None
+
+    def act(self, observation: Any, legal: list[str], seconds: float) -> str:
+        try:
+            with _Alarm(2 * seconds + 1.0):
+                action = self.bot.act(observation, legal)
+        except DecisionInterrupted:
+            raise BotFailure("timeout", "interrupted") from None
+        except (Exception, SystemExit) as e:  # a bot's sys.exit() too
+            raise BotFailure("error", f"act raised {type(e).__name__}: {e}") from None
+        if not isinstance(action, str):
+            raise BotFailure("invalid",
+                             f"act returned {type(action).__name__} {action!r:.80}, not a string")
+        return action
+
+    def end(self, info: dict[str, Any], seconds: float) -> None:
+        hook = getattr(self.bot, "end", None)
+        if callable(hook):
+            # The game is over; a failing or hanging end hook changes nothing.
+            with contextlib.suppress(Exception, SystemExit, DecisionInterrupted), \
+                    _Alarm(seconds):
+                hook(info)
+
+    def close(self) -> None:
+        self.bot = None
+
+
+class ProcessSeat:
+    """A submitted bot in its own confined process (see sandbox.py)."""
+
+    def __init__(self, kind: str, target: str, limits: Limits) -> None:
+        self.process = BotProcess.spawn(kind, target, limits)
+
+    def start(self, info: dict[str, Any], seconds: float) -> None:
+        self.process.request({"type": "hello", "protocol": 1, **info}, seconds, "ready")
+
+    def act(self, observation: Any, legal: list[str], seconds: float) -> str:
+        reply = self.process.request(
+            {"type": "act", "observation": observation, "legal": legal}, seconds, "action")
+        action = reply.get("action")
+        if not isinstance(action, str):
+            self.process.kill()
+            raise BotFailure("malformed", f"the action is {json.dumps(action)[:80]}, "
+                             "not a string")
+        return action
+
+    def end(self, info: dict[str, Any], seconds: float) -> None:
+        with contextlib.suppress(BotFailure):
+            self.process.request({"type": "end", **info}, seconds, "done")
+        self.process.finish(seconds)
+
+    def close(self) -> None:
+        self.process.kill()
+
+
+def _seat(setup: TableSetup, name: str) -> Any:
+    kind, target = setup.bots[name]
+    if name in setup.isolated:
+        return ProcessSeat(kind, target, setup.limits)
+    return InProcessSeat(_bot_class(kind, target))
+
+
+def play_game(setup: TableSetup, game: ScheduledGame,
+              disqualified: frozenset[str] = frozenset()) -> GameRecord:
+    """Play one scheduled game to the end under the failure policy.
+
+    Bots named in ``disqualified`` do not play: the fallback plays their seats.
+    """
     began = time.perf_counter()
     engine_game = _game(setup)
     state = engine_game.new_state(seed=game.seed)
@@ -161,88 +258,90 @@ def play_game(setup: TableSetup, game: ScheduledGame) -> GameRecord:
     statuses = ["ok"] * n
     messages: list[Optional[str]] = [None] * n
     fallbacks = [random.Random(f"fallback-{game.seed}-{seat}") for seat in range(n)]
-    bots: list[Any] = [None] * n
+    limit = setup.decision_seconds
+    bank = [setup.limits.bank_seconds] * n
+    hook_limit = setup.limits.startup  # set-up may take longer than a decision, not forever
+    seats: list[Any] = [None] * n
 
     def fail(seat: int, status: str, message: str) -> None:
         statuses[seat], messages[seat] = status, message[:500]
+        if seats[seat] is not None:
+            seats[seat].close()
 
-    limit = setup.decision_seconds
-    hook_limit = 10 * limit + 10.0  # set-up may take longer than a decision, not forever
-    for seat, name in enumerate(game.seating):
-        try:
-            with _Alarm(hook_limit):
-                bots[seat] = _bot_class(*setup.bots[name])()
-                hook = getattr(bots[seat], "start", None)
-                if callable(hook):
-                    hook({"game": setup.game, "seat": seat, "players": n,
-                          "params": dict(setup.params), "seed": bot_seed(game.seed, seat),
-                          "name": name, "key": game.key})
-        except DecisionInterrupted:
-            fail(seat, "timeout", f"start: still running after {hook_limit:g} s")
-        except (Exception, SystemExit) as e:  # a bot's sys.exit() too
-            fail(seat, "error", f"start: {type(e).__name__}: {e}")
+    try:
+        for seat, name in enumerate(game.seating):
+            if name in disqualified:
+                statuses[seat] = "disqualified"
+                messages[seat] = "disqualified by earlier failures (failure.disqualify_after)"
+                continue
+            try:
+                seats[seat] = _seat(setup, name)
+            except OSError as e:
+                fail(seat, "crash", f"its process could not be started: {e}")
+        for seat, name in enumerate(game.seating):
+            if statuses[seat] != "ok":
+                continue
+            try:
+                seats[seat].start({"game": setup.game, "seat": seat, "players": n,
+                                   "params": dict(setup.params),
+                                   "seed": bot_seed(game.seed, seat), "name": name,
+                                   "key": game.key}, hook_limit)
+            except BotFailure as e:
+                fail(seat, e.status, f"start: {e.message}"
+                     if not e.message.startswith("start:") else e.message)
 
-    actions: list[tuple[int, str, str, float]] = []
-    while not state.is_terminal():
-        seat = state.current_player()
-        legal = state.legal_actions()
-        if statuses[seat] == "ok":
-            action, seconds = _decide(bots[seat], state.observation(seat), list(legal), limit)
-            problem = _check(action, seconds, limit)
-            if problem is None:
+        actions: list[tuple[int, str, str, float]] = []
+        while not state.is_terminal():
+            seat = state.current_player()
+            legal = state.legal_actions()
+            if statuses[seat] == "ok":
+                allowed = limit + bank[seat]
+                started = time.perf_counter()
                 try:
+                    try:
+                        action = seats[seat].act(state.observation(seat), list(legal), allowed)
+                    finally:
+                        seconds = time.perf_counter() - started
+                    bank[seat] -= max(0.0, seconds - limit)
+                    if bank[seat] < 0:
+                        raise BotFailure("timeout", "")
                     state.apply(action)
                     actions.append((seat, "bot", state.history()[-1], seconds))
                     continue
+                except BotFailure as e:
+                    if e.status == "timeout" or seconds > allowed:
+                        spent = " (and its time bank is spent)" if setup.limits.bank_seconds \
+                            else ""
+                        fail(seat, "timeout", f"a decision took {seconds:.3f} s; the limit is "
+                             f"{limit:g} s{spent}")
+                    else:
+                        fail(seat, e.status, e.message)
                 except cardref.IllegalActionError as e:
-                    problem = ("illegal", str(e))
+                    fail(seat, "illegal", str(e))
                 except Exception as e:  # an action string the engine cannot even parse
-                    problem = ("illegal", f"{type(e).__name__}: {e}")
-            fail(seat, *problem)
-        choice = fallbacks[seat].choice(legal)
-        state.apply(choice)
-        actions.append((seat, "fallback", choice, 0.0))
+                    fail(seat, "illegal", f"{type(e).__name__}: {e}")
+            choice = fallbacks[seat].choice(legal)
+            state.apply(choice)
+            actions.append((seat, "fallback", choice, 0.0))
 
-    engine_placements = list(state.placements())
-    scores = list(state.scores())
-    placements = final_placements(
-        engine_placements, {s for s in range(n) if statuses[s] != "ok"}, setup.teams
-    )
-    for seat, bot in enumerate(bots):
-        hook = getattr(bot, "end", None)
-        if statuses[seat] == "ok" and callable(hook):
-            # The game is over; a failing or hanging end hook changes nothing.
-            with contextlib.suppress(Exception, SystemExit, DecisionInterrupted), \
-                    _Alarm(hook_limit):
-                hook({"placements": placements, "scores": scores, "seat": seat})
+        engine_placements = list(state.placements())
+        scores = list(state.scores())
+        placements = final_placements(
+            engine_placements, {s for s in range(n) if statuses[s] != "ok"}, setup.teams
+        )
+        for seat in range(n):
+            if statuses[seat] == "ok":
+                seats[seat].end({"placements": placements, "scores": scores, "seat": seat},
+                                hook_limit)
+    finally:
+        for handle in seats:
+            if handle is not None:
+                handle.close()
     return GameRecord(
         key=game.key, seed=game.seed, seating=list(game.seating), statuses=statuses,
         messages=messages, engine_placements=engine_placements, placements=placements,
         scores=scores, actions=actions, seconds=time.perf_counter() - began,
     )
-
-
-def _decide(bot: Any, observation: Any, legal: list[str], limit: float) -> tuple[Any, float]:
-    """Ask the bot; returns (action or the exception raised, seconds taken)."""
-    began = time.perf_counter()
-    try:
-        with _Alarm(2 * limit + 1.0):
-            action = bot.act(observation, legal)
-    except DecisionInterrupted:
-        action = DecisionInterrupted()
-    except (Exception, SystemExit) as e:  # a bot's sys.exit() too
-        action = e
-    return action, time.perf_counter() - began
-
-
-def _check(action: Any, seconds: float, limit: float) -> Optional[tuple[str, str]]:
-    if isinstance(action, DecisionInterrupted) or seconds > limit:
-        return ("timeout", f"a decision took {seconds:.3f} s; the limit is {limit:g} s")
-    if isinstance(action, BaseException):
-        return ("error", f"act raised {type(action).__name__}: {action}")
-    if not isinstance(action, str):
-        return ("invalid", f"act returned {type(action).__name__} {action!r:.80}, not a string")
-    return None
 
 
 # The pool ---------------------------------------------------------------------
@@ -256,18 +355,20 @@ def _init_worker(setup: TableSetup) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
 
 
-def _play_in_worker(game: ScheduledGame) -> GameRecord:
+def _play_in_worker(game: ScheduledGame, disqualified: frozenset[str]) -> GameRecord:
     assert _SETUP is not None
-    return play_game(_SETUP, game)
+    return play_game(_SETUP, game, disqualified)
 
 
-def play_all(setup: TableSetup, games: list[ScheduledGame], workers: int) -> Iterator[GameRecord]:
+def play_all(setup: TableSetup, games: list[ScheduledGame], workers: int,
+             disqualified: Callable[[], frozenset[str]] = frozenset) -> Iterator[GameRecord]:
     """Yield finished games as they complete: in-process for one worker, else in
     a pool of spawned processes with a small window of games in flight (an
-    interrupted run loses at most those)."""
+    interrupted run loses at most those). ``disqualified()`` names the bots
+    disqualified when a game is handed out."""
     if workers <= 1:
         for game in games:
-            yield play_game(setup, game)
+            yield play_game(setup, game, disqualified())
         return
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
@@ -276,7 +377,7 @@ def play_all(setup: TableSetup, games: list[ScheduledGame], workers: int) -> Ite
         pending = iter(games)
         running: set[Future] = set()
         for game in pending:
-            running.add(pool.submit(_play_in_worker, game))
+            running.add(pool.submit(_play_in_worker, game, disqualified()))
             if len(running) >= 2 * workers:
                 break
         while running:
@@ -293,7 +394,7 @@ def play_all(setup: TableSetup, games: list[ScheduledGame], workers: int) -> Ite
                 yield record
                 nxt = next(pending, None)
                 if nxt is not None:
-                    running.add(pool.submit(_play_in_worker, nxt))
+                    running.add(pool.submit(_play_in_worker, nxt, disqualified()))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -316,8 +417,24 @@ def run(config: Config, store: Any, workers: int,
     finished = store.finished_keys()
     todo = [g for g in store.schedule() if g.key not in finished]
     played = 0
-    for record in play_all(TableSetup.from_config(config), todo, workers):
+    failed: dict[str, int] = {}
+    limit = config.disqualify_after
+
+    def count(seating: list[str], statuses: list[str]) -> None:
+        for name in {n for n, st in zip(seating, statuses) if st in STATUSES}:
+            failed[name] = failed.get(name, 0) + 1
+
+    for game in store.games():
+        count(game["seating"], game["statuses"])
+
+    def disqualified() -> frozenset[str]:
+        if not limit:
+            return frozenset()
+        return frozenset(name for name, n in failed.items() if n >= limit)
+
+    for record in play_all(TableSetup.from_config(config), todo, workers, disqualified):
         store.save_game(record)
+        count(record.seating, record.statuses)
         played += 1
         if on_game is not None:
             on_game(record)
