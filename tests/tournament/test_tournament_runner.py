@@ -184,7 +184,9 @@ def test_a_worker_process_that_dies_stops_the_run_with_a_message(make_config, wo
     (workspace / "bots" / "dies.py").write_text(
         "import os\n\nclass Bot:\n    def act(self, observation, legal_actions):\n"
         "        os._exit(1)\n")
-    text = DETERMINISM.replace('path = "bots/first.py"', 'path = "bots/dies.py"')
+    # A trusted bot runs inside the worker process: its os._exit kills the worker.
+    text = DETERMINISM.replace('path = "bots/first.py"',
+                               'path = "bots/dies.py"\nisolation = "inprocess"')
     path = make_config(text)
     assert main(["tournament", str(path), "--workers", "2", "--quiet"]) == 1
     err = capsys.readouterr().err

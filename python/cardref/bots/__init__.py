@@ -12,19 +12,13 @@ latter resolves to ``cardref.bots.heuristic.<game id>``.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-from typing import Any
+
+from .sdk import BotLoadError, load_bot_class
+
+__all__ = ["BUILTINS", "BotLoadError", "builtin_module", "load_bot_class"]
 
 BUILTINS = ("random", "heuristic")
-
-
-class BotLoadError(Exception):
-    """A bot module cannot be imported or does not define a usable ``Bot``."""
 
 
 def builtin_module(name: str, game_id: str) -> str:
@@ -41,46 +35,3 @@ def builtin_module(name: str, game_id: str) -> str:
             raise BotLoadError(f"there is no heuristic bot for the game {game_id!r}")
         return module
     raise BotLoadError(f"unknown built-in bot {name!r}; built-in bots: {', '.join(BUILTINS)}")
-
-
-def _import_file(path: Path) -> ModuleType:
-    """Import a bot from a file under a private module name derived from its path,
-    so two submitted files called ``bot.py`` never shadow each other."""
-    digest = hashlib.sha256(str(path).encode()).hexdigest()[:16]
-    name = f"_cardref_bot_{digest}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise BotLoadError(f"{path} is not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
-def load_bot_class(kind: str, target: str) -> Any:
-    """The ``Bot`` class of a bot given as ``kind`` "module" (an importable name)
-    or "path" (a file). Import failures become BotLoadError with the cause."""
-    try:
-        if kind == "path":
-            path = Path(target)
-            if not path.is_file():
-                raise BotLoadError(f"no such file: {path}")
-            module = _import_file(path)
-        else:
-            module = importlib.import_module(target)
-    except BotLoadError:
-        raise
-    except BaseException as e:  # a bot's import may raise anything, even SystemExit
-        raise BotLoadError(f"importing it failed: {type(e).__name__}: {e}") from None
-    bot = getattr(module, "Bot", None)
-    if not isinstance(bot, type):
-        raise BotLoadError("the module does not define a class named Bot")
-    if not callable(getattr(bot, "act", None)):
-        raise BotLoadError("its class Bot has no act(observation, legal_actions) method")
-    return bot

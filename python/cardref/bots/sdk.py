@@ -3,6 +3,7 @@
     python -m cardref.bots.sdk --path bots/mine.py
     python -m cardref.bots.sdk --module mypkg.mybot
     python -m cardref.bots.sdk --path bots/mine.py --check
+    python path/to/cardref/bots/sdk.py --path bots/mine.py   # faster: no cardref import
 
 The author writes only the class ``Bot`` of ``docs/bots.md``; this module
 reads the referee's requests (one JSON object per line on standard input) and
@@ -10,18 +11,82 @@ answers each with one line on standard output, as ``docs/protocol.md``
 describes. Anything the bot itself prints goes to standard error: the
 protocol channel is kept on a private file descriptor, so a stray ``print``
 cannot corrupt it. ``--check`` only loads the class and reports whether it is
-usable (the config check runs it before any game).
+usable (the config check runs it before any game). This file imports nothing
+from cardref, so a bot process starts without loading the engines.
 """
 
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__" and sys.path:
+    # Run as a file, this folder leads sys.path, and its random.py would shadow
+    # the standard library's. Run with -m, it is the working directory.
+    del sys.path[0]
+
 import argparse
+import hashlib
+import importlib
+import importlib.util
 import json
 import os
-import sys
+from pathlib import Path
+from types import ModuleType
 from typing import IO, Any, Callable, Optional
 
 PROTOCOL = 1
+
+
+# Loading a bot (also used by the referee for trusted, in-process bots) -------
+
+class BotLoadError(Exception):
+    """A bot module cannot be imported or does not define a usable ``Bot``."""
+
+
+def _import_file(path: Path) -> ModuleType:
+    """Import a bot from a file under a private module name derived from its path,
+    so two submitted files called ``bot.py`` never shadow each other."""
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:16]
+    name = f"_cardref_bot_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise BotLoadError(f"{path} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def load_bot_class(kind: str, target: str) -> Any:
+    """The ``Bot`` class of a bot given as ``kind`` "module" (an importable name)
+    or "path" (a file). Import failures become BotLoadError with the cause."""
+    try:
+        if kind == "path":
+            path = Path(target)
+            if not path.is_file():
+                raise BotLoadError(f"no such file: {path}")
+            module = _import_file(path)
+        else:
+            module = importlib.import_module(target)
+    except BotLoadError:
+        raise
+    except BaseException as e:  # a bot's import may raise anything, even SystemExit
+        raise BotLoadError(f"importing it failed: {type(e).__name__}: {e}") from None
+    bot = getattr(module, "Bot", None)
+    if not isinstance(bot, type):
+        raise BotLoadError("the module does not define a class named Bot")
+    if not callable(getattr(bot, "act", None)):
+        raise BotLoadError("its class Bot has no act(observation, legal_actions) method")
+    return bot
+
+
+# The protocol -----------------------------------------------------------------
 
 
 def _private_channels() -> tuple[IO[bytes], IO[bytes]]:
@@ -96,8 +161,6 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="only load the class and report whether it is usable")
     args = parser.parse_args(argv)
     inp, out = _private_channels()
-    from . import BotLoadError, load_bot_class
-
     try:
         bot_class = load_bot_class("path" if args.path else "module", args.path or args.module)
     except BotLoadError as e:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, Any, Optional
 
 JAIL = Path(__file__).with_name("jail.py")
+SDK = Path(__file__).parents[1] / "bots" / "sdk.py"
 
 #: Every failure status, for reports and docs: see docs/protocol.md.
 STATUSES = ("error", "crash", "timeout", "invalid", "illegal", "malformed", "protocol",
@@ -87,7 +88,7 @@ def scrubbed_env(workdir: str) -> dict[str, str]:
 def sdk_command(kind: str, target: str, check: bool = False) -> list[str]:
     """The command running a Python bot under the SDK."""
     flag = "--path" if kind == "path" else "--module"
-    return [sys.executable, "-s", "-m", "cardref.bots.sdk", flag, target,
+    return [sys.executable, "-s", str(SDK), flag, target,
             *(["--check"] if check else [])]
 
 

@@ -27,6 +27,7 @@ seating, so every bot of a table meets the same cards from every seat.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Optional
@@ -44,8 +45,13 @@ def deal_seed(master: int, group: int) -> int:
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
-    """The seed handed to the bot in ``seat`` (its ``start`` info "seed")."""
-    return deal_seed(game_seed ^ 0x5EED, seat)
+    """The seed handed to the bot in ``seat`` (its ``start`` info "seed").
+
+    A one-way hash of the game's seed: SplitMix64 can be run backwards, so a
+    seed derived with it would let a bot recover the deal of every hand.
+    """
+    text = f"cardref bot seed {game_seed} {seat}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
 @dataclass(frozen=True)
