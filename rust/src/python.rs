@@ -37,6 +37,8 @@ fn to_param(value: &Bound<'_, PyAny>) -> Param {
         value.extract::<i64>().map(Param::Int).unwrap_or_else(|_| Param::Other(format!("the integer {value}")))
     } else if let Ok(s) = value.cast::<PyString>() {
         Param::Str(s.to_string())
+    } else if let Ok(items) = value.cast::<PyList>() {
+        Param::List(items.iter().map(|item| to_param(&item)).collect())
     } else {
         let kind = value.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         Param::Other(format!("{value} (a {kind})"))
