@@ -10,8 +10,8 @@ from .reference import ReferenceGame
 
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
-    "back_alley": "cardref.games.back_alley",
-    "take5": "cardref.games.take5",
+    "back_alley": "cardref.reference.back_alley",
+    "take5": "cardref.reference.take5",
 }
 
 ENGINES = ("rust", "reference")
