@@ -449,24 +449,25 @@ class State(ReferenceState):
         self._next_deal()
 
     def _record_deal(self, outcome: str, tricks: list[int], points: list[int]) -> None:
-        exchange = self.joker_exchange
-        self.deals.append(
-            {
-                "dealer": self.dealer,
-                "hand_index": self.hand_index,
-                "hand_size": self.hand_size,
-                "upcard": self.upcard,
-                "turned_jokers": list(self.turned_jokers),
-                "trump": self.trump,
-                "joker_exchange": None
-                if exchange is None
-                else {"seat": exchange["seat"], "discarded": exchange["discarded"]},
-                "bids": [[seat, bid] for seat, bid in self.bids],
-                "tricks": tricks,
-                "points": points,
-                "outcome": outcome,
+        record = {
+            "dealer": self.dealer,
+            "hand_index": self.hand_index,
+            "hand_size": self.hand_size,
+            "upcard": self.upcard,
+            "turned_jokers": list(self.turned_jokers),
+            "trump": self.trump,
+            "bids": [[seat, bid] for seat, bid in self.bids],
+            "tricks": tricks,
+            "points": points,
+            "outcome": outcome,
+        }
+        if self.joker_exchange is not None:  # only present when there was one
+            exchange = self.joker_exchange
+            record["joker_exchange"] = {
+                "seat": exchange["seat"],
+                "discarded": exchange["discarded"],
             }
-        )
+        self.deals.append(record)
 
     def _next_deal(self) -> None:
         """After the last schedule entry the game is over and the table stays as
@@ -575,13 +576,10 @@ class State(ReferenceState):
             raise ValueError(f"seat {seat} does not exist; seats are 0 to 3")
         view = self._public()
         exchange = self.joker_exchange
-        if exchange is not None:
-            drawn = exchange["drawn"] if exchange["seat"] == seat else None
-            exchange = {
-                "seat": exchange["seat"],
-                "discarded": exchange["discarded"],
-                "drawn": drawn,
-            }
+        if exchange is not None:  # the drawn card is shown to the exchanger only
+            exchange = {"seat": exchange["seat"], "discarded": exchange["discarded"]}
+            if self.joker_exchange["seat"] == seat:
+                exchange["drawn"] = self.joker_exchange["drawn"]
         view.update(
             {
                 "seat": seat,
@@ -621,7 +619,7 @@ def _copy_deal(deal: dict[str, Any]) -> dict[str, Any]:
     copied["turned_jokers"] = list(deal["turned_jokers"])
     copied["bids"] = [list(pair) for pair in deal["bids"]]
     copied["tricks"], copied["points"] = list(deal["tricks"]), list(deal["points"])
-    if deal["joker_exchange"] is not None:
+    if "joker_exchange" in deal:
         copied["joker_exchange"] = dict(deal["joker_exchange"])
     return copied
 
@@ -800,7 +798,7 @@ class _StateReader:
                 _fail(f"deal record {key} must hold two numbers")
         if not all(0 <= t <= 13 for t in deal["tricks"]):
             _fail("deal record tricks out of range")
-        exchange = deal["joker_exchange"]
+        exchange = deal.get("joker_exchange")
         if exchange is not None:
             exchange = {
                 "seat": _uint(exchange, "seat", 4),
@@ -808,19 +806,21 @@ class _StateReader:
             }
         if deal["outcome"] not in ("played", "redeal", "abandoned"):
             _fail(f"unknown deal outcome {deal['outcome']!r}")
-        return {
+        record = {
             "dealer": dealer,
             "hand_index": _uint(deal, "hand_index"),
             "hand_size": _uint(deal, "hand_size", 14),
             "upcard": _card(deal["upcard"]),
             "turned_jokers": _cards(deal["turned_jokers"], "turned_jokers"),
             "trump": _trump_text(deal["trump"]),
-            "joker_exchange": exchange,
             "bids": [[seat, bid] for seat, bid in bids],
             "tricks": list(deal["tricks"]),
             "points": list(deal["points"]),
             "outcome": deal["outcome"],
         }
+        if exchange is not None:
+            record["joker_exchange"] = exchange
+        return record
 
     # Consistency -----------------------------------------------------------
 

@@ -862,20 +862,24 @@ fn played_json(leader: u8, cards: &[u8]) -> Value {
 }
 
 impl DealRecord {
+    /// `joker_exchange` is present only when there was one (keeps records TOML-friendly).
     fn to_json(&self) -> Value {
-        json!({
+        let mut record = json!({
             "dealer": self.dealer,
             "hand_index": self.hand_index,
             "hand_size": self.hand_size,
             "upcard": card_text(self.upcard),
             "turned_jokers": self.turned.iter().map(|&c| card_text(c)).collect::<Vec<_>>(),
             "trump": trump_text(self.trump),
-            "joker_exchange": self.exchange.map(|(s, d)| json!({"seat": s, "discarded": card_text(d)})),
             "bids": (0..4).map(|i| json!([(self.dealer as usize + 1 + i) % 4, bid_text(self.bids[i])])).collect::<Vec<_>>(),
             "tricks": self.tricks,
             "points": self.points,
             "outcome": self.outcome.name(),
-        })
+        });
+        if let Some((seat, discarded)) = self.exchange {
+            record["joker_exchange"] = json!({"seat": seat, "discarded": card_text(discarded)});
+        }
+        record
     }
 }
 
@@ -898,11 +902,13 @@ impl BackAlley {
     fn exchange_json(&self, show_drawn: impl Fn(u8) -> bool) -> Value {
         match self.exchange {
             None => Value::Null,
-            Some(e) => json!({
-                "seat": e.seat,
-                "discarded": card_text(e.discarded),
-                "drawn": show_drawn(e.seat).then(|| card_text(e.drawn)),
-            }),
+            Some(e) => {
+                let mut m = json!({"seat": e.seat, "discarded": card_text(e.discarded)});
+                if show_drawn(e.seat) {
+                    m["drawn"] = json!(card_text(e.drawn));
+                }
+                m
+            }
         }
     }
 
@@ -1251,9 +1257,9 @@ fn read_deal(d: &Value) -> Result<DealRecord, Error> {
     let tricks = pair("tricks")?;
     ensure(tricks.iter().all(|t| (0..=13).contains(t)), || "deal record tricks out of range".into())?;
     let points = pair("points")?;
-    let exchange = match json::field(d, "joker_exchange")? {
-        Value::Null => None,
-        e => Some((small(json::uint(e, "seat")?, 4, "exchange seat")?, card(json::string(e, "discarded")?)?)),
+    let exchange = match d.get("joker_exchange") {
+        None => None,
+        Some(e) => Some((small(json::uint(e, "seat")?, 4, "exchange seat")?, card(json::string(e, "discarded")?)?)),
     };
     let trump = match json::string(d, "trump")? {
         "none" => NO_TRUMP,
