@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import cardref
 import pytest
+
+import cardref
 from cardref.rng import SplitMix64
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -65,7 +65,9 @@ const POINT_LIMIT: i64 = i32::MAX as i64;
 // §2 Card notation and ranking
 // ---------------------------------------------------------------------------
 
-const RANKS: [&str; 13] = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const RANKS: [&str; 13] = [
+    "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+];
 const SUITS: [&str; 4] = ["C", "D", "H", "S"];
 
 /// The code of card `c` as the rule book writes it (`10H`, `AS`, `BB`).
@@ -182,7 +184,11 @@ fn named_schedule(name: &str) -> Vec<u8> {
 fn check_schedule(p: Param) -> Result<Value, String> {
     let allowed = format!(
         "must be one of {} or a non-empty list of at most {MAX_SCHEDULE} integers from 1 to 13",
-        SCHEDULES.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ")
+        SCHEDULES
+            .iter()
+            .map(|s| format!("{s:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     match p {
         Param::Str(s) if SCHEDULES.contains(&s.as_str()) => Ok(json!(s)),
@@ -202,7 +208,10 @@ fn check_first_dealer(p: Param) -> Result<Value, String> {
     match p {
         Param::Int(s) if (0..4).contains(&s) => Ok(json!(s)),
         Param::Str(s) if s == "random" => Ok(json!("random")),
-        other => Err(format!("must be an integer seat from 0 to 3 or \"random\", got {}", describe(&other))),
+        other => Err(format!(
+            "must be an integer seat from 0 to 3 or \"random\", got {}",
+            describe(&other)
+        )),
     }
 }
 
@@ -225,9 +234,18 @@ impl Params {
         let schedule_json = r.custom("schedule", json!(SCHEDULES[0]), check_schedule)?;
         let schedule: Vec<u8> = match &schedule_json {
             Value::String(name) => named_schedule(name),
-            list => list.as_array().into_iter().flatten().filter_map(Value::as_u64).map(|k| k as u8).collect(),
+            list => list
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_u64)
+                .map(|k| k as u8)
+                .collect(),
         };
-        let first_dealer = r.custom("first_dealer", json!(0), check_first_dealer)?.as_u64().map(|s| s as u8);
+        let first_dealer = r
+            .custom("first_dealer", json!(0), check_first_dealer)?
+            .as_u64()
+            .map(|s| s as u8);
         let params = Params {
             schedule: schedule.into(),
             schedule_json,
@@ -523,7 +541,11 @@ impl BackAlley {
             self.take_stock_top()
         };
         self.hands[seat] = self.hands[seat] & !(1 << other) | 1 << drawn;
-        self.exchange = Some(Exchange { seat: seat as u8, discarded: other, drawn });
+        self.exchange = Some(Exchange {
+            seat: seat as u8,
+            discarded: other,
+            drawn,
+        });
     }
 
     /// `joker_upcard = "turn_next"`: jokers go under the stock until a standard
@@ -567,7 +589,10 @@ impl BackAlley {
         let n = self.hand_size;
         let mut cap = if self.params.bid_up_to_n { n } else { n - 1 };
         if self.params.not_above_previous {
-            let last_number = self.bids[..self.bids_len as usize].iter().rev().find(|&&b| b != PASS && b != BOARD);
+            let last_number = self.bids[..self.bids_len as usize]
+                .iter()
+                .rev()
+                .find(|&&b| b != PASS && b != BOARD);
             if let Some(&k) = last_number {
                 cap = cap.min(k);
             }
@@ -624,9 +649,17 @@ impl BackAlley {
         let blooper_rule = self.params.blooper_lead_rules
             && (led == LB || (led == BB && (self.params.big_blooper_binds_partner || !is_partner)));
         if blooper_rule && trumps != 0 {
-            return if led == BB { highest_trump(trumps) } else { lowest_trump(trumps) };
+            return if led == BB {
+                highest_trump(trumps)
+            } else {
+                lowest_trump(trumps)
+            };
         }
-        let led_suit = if self.trump_set() >> led & 1 == 1 { self.trump_set() } else { suit_mask(led / 13) };
+        let led_suit = if self.trump_set() >> led & 1 == 1 {
+            self.trump_set()
+        } else {
+            suit_mask(led / 13)
+        };
         if hand & led_suit != 0 {
             hand & led_suit
         } else {
@@ -678,7 +711,11 @@ impl BackAlley {
     /// BA-10: the last (or first) board bidder, else the first highest number.
     fn first_leader(&self) -> usize {
         let boards = (0..4).filter(|&i| self.bids[i] == BOARD);
-        let board = if self.params.board_lead_first { boards.min() } else { boards.max() };
+        let board = if self.params.board_lead_first {
+            boards.min()
+        } else {
+            boards.max()
+        };
         let i = board.unwrap_or_else(|| {
             let best = self.bids.iter().copied().max().unwrap_or(0);
             (0..4).find(|&i| self.bids[i] == best).unwrap_or(0)
@@ -707,7 +744,9 @@ impl BackAlley {
     }
 
     fn trick_winner(&self, leader: u8, cards: &[u8; 4]) -> u8 {
-        let best = (0..4).max_by_key(|&i| self.strength(cards[i], cards[0])).unwrap_or(0);
+        let best = (0..4)
+            .max_by_key(|&i| self.strength(cards[i], cards[0]))
+            .unwrap_or(0);
         (leader + best as u8) % 4
     }
 
@@ -756,11 +795,18 @@ impl BackAlley {
         let n = self.hand_size as i64;
         let level = self.board_level(team);
         if level > 0 {
-            let m = if p.doubling { 1i64 << (level - 1) } else { level as i64 };
+            let m = if p.doubling {
+                1i64 << (level - 1)
+            } else {
+                level as i64
+            };
             let value = p.board_points * n * m;
             return if taken == n { value } else { -value };
         }
-        let b: i64 = (0..4).filter(|&i| self.bidder(i) % 2 == team).map(|i| self.bids[i] as i64).sum();
+        let b: i64 = (0..4)
+            .filter(|&i| self.bidder(i) % 2 == team)
+            .map(|i| self.bids[i] as i64)
+            .sum();
         if taken >= b {
             p.bid_points * b + p.overtrick_points * (taken - b)
         } else {
@@ -807,10 +853,12 @@ impl BackAlley {
     }
 
     fn result(&self) -> Option<&'static str> {
-        (self.phase == Phase::GameOver).then(|| match self.team_scores[0].cmp(&self.team_scores[1]) {
-            std::cmp::Ordering::Greater => "team0",
-            std::cmp::Ordering::Less => "team1",
-            std::cmp::Ordering::Equal => "draw",
+        (self.phase == Phase::GameOver).then(|| {
+            match self.team_scores[0].cmp(&self.team_scores[1]) {
+                std::cmp::Ordering::Greater => "team0",
+                std::cmp::Ordering::Less => "team1",
+                std::cmp::Ordering::Equal => "draw",
+            }
         })
     }
 }
@@ -858,7 +906,13 @@ fn bid_text(bid: u8) -> String {
 }
 
 fn played_json(leader: u8, cards: &[u8]) -> Value {
-    Value::Array(cards.iter().enumerate().map(|(i, &c)| json!([(leader as usize + i) % 4, card_text(c)])).collect())
+    Value::Array(
+        cards
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| json!([(leader as usize + i) % 4, card_text(c)]))
+            .collect(),
+    )
 }
 
 impl DealRecord {
@@ -885,7 +939,11 @@ impl DealRecord {
 
 impl BackAlley {
     fn bids_json(&self) -> Value {
-        Value::Array((0..self.bids_len as usize).map(|i| json!([self.bidder(i), bid_text(self.bids[i])])).collect())
+        Value::Array(
+            (0..self.bids_len as usize)
+                .map(|i| json!([self.bidder(i), bid_text(self.bids[i])]))
+                .collect(),
+        )
     }
 
     fn completed_json(&self) -> Value {
@@ -929,26 +987,49 @@ impl BackAlley {
         m.insert("all_pass_count".into(), json!(self.all_pass_count));
         m.insert("to_act".into(), json!(self.current_player()));
         m.insert("upcard".into(), json!(card_text(self.upcard)));
-        m.insert("turned_jokers".into(), json!(self.turned[..self.turned_len as usize].iter().map(|&c| card_text(c)).collect::<Vec<_>>()));
+        m.insert(
+            "turned_jokers".into(),
+            json!(self.turned[..self.turned_len as usize]
+                .iter()
+                .map(|&c| card_text(c))
+                .collect::<Vec<_>>()),
+        );
         m.insert("trump".into(), json!(trump_text(self.trump)));
         m.insert("bids".into(), self.bids_json());
-        m.insert("trick_leader".into(), json!(self.in_play().then_some(self.trick_leader)));
-        m.insert("trick".into(), played_json(self.trick_leader, &self.trick[..self.trick_len as usize]));
+        m.insert(
+            "trick_leader".into(),
+            json!(self.in_play().then_some(self.trick_leader)),
+        );
+        m.insert(
+            "trick".into(),
+            played_json(self.trick_leader, &self.trick[..self.trick_len as usize]),
+        );
         m.insert("completed_tricks".into(), self.completed_json());
         m.insert("tricks_won".into(), json!(self.tricks_won));
         m.insert("trump_broken".into(), json!(self.trump_broken));
         m.insert("team_scores".into(), json!(self.team_scores));
-        m.insert("deals".into(), Value::Array(self.deals.iter().map(DealRecord::to_json).collect()));
+        m.insert(
+            "deals".into(),
+            Value::Array(self.deals.iter().map(DealRecord::to_json).collect()),
+        );
         m.insert("result".into(), json!(self.result()));
         m
     }
 
     /// Loads a state written by `to_json` (either engine), checking it.
     pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        ensure(json::string(v, "game")? == Self::ID, || "not a back_alley state".into())?;
-        ensure(json::uint(v, "players")? == PLAYERS as u64, || "a back_alley state has 4 players".into())?;
+        ensure(json::string(v, "game")? == Self::ID, || {
+            "not a back_alley state".into()
+        })?;
+        ensure(json::uint(v, "players")? == PLAYERS as u64, || {
+            "a back_alley state has 4 players".into()
+        })?;
         ensure(json::field(v, "params")? == &params.to_json(), || {
-            format!("the state's params {} differ from the game's {}", v["params"], params.to_json())
+            format!(
+                "the state's params {} differ from the game's {}",
+                v["params"],
+                params.to_json()
+            )
         })?;
         let mut g = BackAlley::new(params, 0, None)?;
         g.rng = SplitMix64::new(json::uint(v, "rng")?);
@@ -965,14 +1046,24 @@ impl BackAlley {
         g.read_cards(v)?;
         g.read_bids(json::array(v, "bids")?)?;
         g.read_tricks(v)?;
-        g.trump_broken = json::field(v, "trump_broken")?.as_bool().ok_or_else(|| bad("trump_broken must be true or false".into()))?;
+        g.trump_broken = json::field(v, "trump_broken")?
+            .as_bool()
+            .ok_or_else(|| bad("trump_broken must be true or false".into()))?;
         let scores = json::ints(json::field(v, "team_scores")?, "team_scores")?;
-        ensure(scores.len() == 2, || "team_scores must hold two totals".into())?;
+        ensure(scores.len() == 2, || {
+            "team_scores must hold two totals".into()
+        })?;
         g.team_scores = [scores[0], scores[1]];
-        g.deals = json::array(v, "deals")?.iter().map(read_deal).collect::<Result<_, _>>()?;
+        g.deals = json::array(v, "deals")?
+            .iter()
+            .map(read_deal)
+            .collect::<Result<_, _>>()?;
         g.history = json::strings(json::field(v, "history")?, "history")?
             .into_iter()
-            .map(|t| Self::parse_action(t).ok_or_else(|| bad(format!("{t:?} in history is not an action"))))
+            .map(|t| {
+                Self::parse_action(t)
+                    .ok_or_else(|| bad(format!("{t:?} in history is not an action")))
+            })
             .collect::<Result<_, _>>()?;
         g.deal_start = json::uint(v, "deal_start")? as usize;
         g.check_consistency(v)?;
@@ -981,13 +1072,18 @@ impl BackAlley {
 
     fn read_cards(&mut self, v: &Value) -> Result<(), Error> {
         let hands = json::array(v, "hands")?;
-        ensure(hands.len() == PLAYERS, || "hands must have one entry per seat".into())?;
+        ensure(hands.len() == PLAYERS, || {
+            "hands must have one entry per seat".into()
+        })?;
         for (s, h) in hands.iter().enumerate() {
             self.hands[s] = card_set(&card_list(h, "hands")?, "a hand")?;
         }
         self.upcard = card(json::string(v, "upcard")?)?;
         let turned = card_list(json::field(v, "turned_jokers")?, "turned_jokers")?;
-        ensure(turned.len() <= 2 && turned.iter().all(|&c| is_joker(c)), || "turned_jokers must hold jokers only".into())?;
+        ensure(
+            turned.len() <= 2 && turned.iter().all(|&c| is_joker(c)),
+            || "turned_jokers must hold jokers only".into(),
+        )?;
         self.turned_len = turned.len() as u8;
         self.turned[..turned.len()].copy_from_slice(&turned);
         let stock = card_list(json::field(v, "stock")?, "stock")?;
@@ -996,7 +1092,10 @@ impl BackAlley {
         self.stock[..stock.len()].copy_from_slice(&stock);
         self.trump = match json::string(v, "trump")? {
             "none" => NO_TRUMP,
-            s => SUITS.iter().position(|x| *x == s).ok_or_else(|| bad(format!("unknown trump {s:?}")))? as u8,
+            s => SUITS
+                .iter()
+                .position(|x| *x == s)
+                .ok_or_else(|| bad(format!("unknown trump {s:?}")))? as u8,
         };
         self.exchange = match json::field(v, "joker_exchange")? {
             Value::Null => None,
@@ -1015,10 +1114,18 @@ impl BackAlley {
             let seat = pair.get(0).and_then(Value::as_u64);
             let bid = pair.get(1).and_then(Value::as_str).and_then(parse_bid);
             match (seat, bid) {
-                (Some(s), Some(b)) if pair.as_array().is_some_and(|a| a.len() == 2) && s as usize == self.bidder(i) => {
+                (Some(s), Some(b))
+                    if pair.as_array().is_some_and(|a| a.len() == 2)
+                        && s as usize == self.bidder(i) =>
+                {
                     self.bids[i] = b;
                 }
-                _ => return Err(bad(format!("bid {i} must be [seat, bid] by seat {} (bidding order)", self.bidder(i)))),
+                _ => {
+                    return Err(bad(format!(
+                        "bid {i} must be [seat, bid] by seat {} (bidding order)",
+                        self.bidder(i)
+                    )))
+                }
             }
         }
         self.bids_len = bids.len() as u8;
@@ -1027,25 +1134,39 @@ impl BackAlley {
 
     fn read_tricks(&mut self, v: &Value) -> Result<(), Error> {
         let completed = json::array(v, "completed_tricks")?;
-        ensure(completed.len() <= self.hand_size as usize, || "more completed tricks than the hand size".into())?;
+        ensure(completed.len() <= self.hand_size as usize, || {
+            "more completed tricks than the hand size".into()
+        })?;
         for (t, trick) in completed.iter().enumerate() {
             let leader = small(json::uint(trick, "leader")?, 4, "trick leader")?;
             let cards = played_cards(json::field(trick, "cards")?, leader)?;
-            ensure(cards.len() == 4, || "a completed trick holds four cards".into())?;
+            ensure(cards.len() == 4, || {
+                "a completed trick holds four cards".into()
+            })?;
             let winner = small(json::uint(trick, "winner")?, 4, "trick winner")?;
             self.completed[t] = (leader, [cards[0], cards[1], cards[2], cards[3]], winner);
         }
         self.completed_len = completed.len() as u8;
         self.trick_leader = match json::field(v, "trick_leader")? {
             Value::Null => 0,
-            x => small(x.as_u64().ok_or_else(|| bad("trick_leader must be a seat or null".into()))?, 4, "trick_leader")?,
+            x => small(
+                x.as_u64()
+                    .ok_or_else(|| bad("trick_leader must be a seat or null".into()))?,
+                4,
+                "trick_leader",
+            )?,
         };
         let trick = played_cards(json::field(v, "trick")?, self.trick_leader)?;
-        ensure(trick.len() < 4, || "the current trick holds at most three cards".into())?;
+        ensure(trick.len() < 4, || {
+            "the current trick holds at most three cards".into()
+        })?;
         self.trick_len = trick.len() as u8;
         self.trick[..trick.len()].copy_from_slice(&trick);
         let won = json::ints(json::field(v, "tricks_won")?, "tricks_won")?;
-        ensure(won.len() == PLAYERS && won.iter().all(|&w| (0..=13).contains(&w)), || "tricks_won must hold four counts".into())?;
+        ensure(
+            won.len() == PLAYERS && won.iter().all(|&w| (0..=13).contains(&w)),
+            || "tricks_won must hold four counts".into(),
+        )?;
         self.tricks_won = [won[0] as u8, won[1] as u8, won[2] as u8, won[3] as u8];
         Ok(())
     }
@@ -1054,11 +1175,29 @@ impl BackAlley {
     fn check_consistency(&mut self, v: &Value) -> Result<(), Error> {
         let len = self.params.schedule.len();
         let over = self.phase == Phase::GameOver;
-        ensure(if over { self.hand_index == len } else { self.hand_index < len }, || "hand_index does not match the phase".into())?;
-        ensure(self.hand_size == self.params.schedule[self.hand_index.min(len - 1)], || "hand_size does not match the schedule".into())?;
-        let pass_ok = if self.phase == Phase::Bidding { self.all_pass_count < self.params.max_all_pass } else { self.all_pass_count == 0 };
-        ensure(self.all_pass_count >= 0 && pass_ok, || "all_pass_count out of range".into())?;
-        ensure(self.deal_start <= self.history.len(), || "deal_start out of range".into())?;
+        ensure(
+            if over {
+                self.hand_index == len
+            } else {
+                self.hand_index < len
+            },
+            || "hand_index does not match the phase".into(),
+        )?;
+        ensure(
+            self.hand_size == self.params.schedule[self.hand_index.min(len - 1)],
+            || "hand_size does not match the schedule".into(),
+        )?;
+        let pass_ok = if self.phase == Phase::Bidding {
+            self.all_pass_count < self.params.max_all_pass
+        } else {
+            self.all_pass_count == 0
+        };
+        ensure(self.all_pass_count >= 0 && pass_ok, || {
+            "all_pass_count out of range".into()
+        })?;
+        ensure(self.deal_start <= self.history.len(), || {
+            "deal_start out of range".into()
+        })?;
         self.check_conservation()?;
         self.check_upcard()?;
         self.check_bids()?;
@@ -1069,7 +1208,9 @@ impl BackAlley {
             "result": self.result(),
         });
         for key in ["to_act", "trick_leader", "result"] {
-            ensure(json::field(v, key)? == &expected[key], || format!("{key} is not what the position implies"))?;
+            ensure(json::field(v, key)? == &expected[key], || {
+                format!("{key} is not what the position implies")
+            })?;
         }
         Ok(())
     }
@@ -1089,53 +1230,95 @@ impl BackAlley {
         if let Some(e) = self.exchange {
             add(e.discarded);
         }
-        self.trick[..self.trick_len as usize].iter().for_each(|&c| add(c));
+        self.trick[..self.trick_len as usize]
+            .iter()
+            .for_each(|&c| add(c));
         for (_, cards, _) in &self.completed[..self.completed_len as usize] {
             cards.iter().for_each(|&c| add(c));
         }
         ensure(seen == ALL_CARDS && count == DECK, || {
-            "the cards in hands, stock, upcard, exchange and tricks are not exactly the 54 cards".into()
+            "the cards in hands, stock, upcard, exchange and tricks are not exactly the 54 cards"
+                .into()
         })
     }
 
     fn check_upcard(&self) -> Result<(), Error> {
         let turned = &self.turned[..self.turned_len as usize];
         let stock = self.stock();
-        ensure(turned.len() <= stock.len() && stock.ends_with(turned), || "turned_jokers must lie at the bottom of the stock".into())?;
-        ensure(turned.is_empty() || (self.params.turn_next && !is_joker(self.upcard)), || "turned_jokers only under turn_next, before a standard upcard".into())?;
+        ensure(
+            turned.len() <= stock.len() && stock.ends_with(turned),
+            || "turned_jokers must lie at the bottom of the stock".into(),
+        )?;
+        ensure(
+            turned.is_empty() || (self.params.turn_next && !is_joker(self.upcard)),
+            || "turned_jokers only under turn_next, before a standard upcard".into(),
+        )?;
         if !is_joker(self.upcard) {
-            ensure(self.trump == self.upcard / 13, || "trump must be the upcard's suit".into())?;
-            return ensure(self.exchange.is_none(), || "no joker exchange without a joker upcard".into());
+            ensure(self.trump == self.upcard / 13, || {
+                "trump must be the upcard's suit".into()
+            })?;
+            return ensure(self.exchange.is_none(), || {
+                "no joker exchange without a joker upcard".into()
+            });
         }
-        ensure(self.trump == NO_TRUMP, || "a joker upcard means no trump".into())?;
+        ensure(self.trump == NO_TRUMP, || {
+            "a joker upcard means no trump".into()
+        })?;
         let other = if self.upcard == BB { LB } else { BB };
         let in_stock = stock.contains(&other);
         if self.params.turn_next {
-            ensure(in_stock && stock.iter().all(|&c| is_joker(c)), || "under turn_next a joker stays up only when the stock holds no standard card".into())?;
-            return ensure(self.exchange.is_none(), || "no joker exchange under turn_next".into());
+            ensure(in_stock && stock.iter().all(|&c| is_joker(c)), || {
+                "under turn_next a joker stays up only when the stock holds no standard card".into()
+            })?;
+            return ensure(self.exchange.is_none(), || {
+                "no joker exchange under turn_next".into()
+            });
         }
         match self.exchange {
-            None => ensure(in_stock, || "the other joker must be in the stock when nobody exchanged".into()),
+            None => ensure(in_stock, || {
+                "the other joker must be in the stock when nobody exchanged".into()
+            }),
             Some(e) => {
-                let drawn_ok = !is_joker(e.drawn) && (self.hands[e.seat as usize] >> e.drawn & 1 == 1 || self.played_by(e.seat, e.drawn));
-                ensure(e.discarded == other && drawn_ok, || "the joker exchange does not match the hands".into())
+                let drawn_ok = !is_joker(e.drawn)
+                    && (self.hands[e.seat as usize] >> e.drawn & 1 == 1
+                        || self.played_by(e.seat, e.drawn));
+                ensure(e.discarded == other && drawn_ok, || {
+                    "the joker exchange does not match the hands".into()
+                })
             }
         }
     }
 
     fn played_by(&self, seat: u8, card: u8) -> bool {
-        let completed = self.completed[..self.completed_len as usize].iter().map(|(l, c, _)| (*l, &c[..]));
+        let completed = self.completed[..self.completed_len as usize]
+            .iter()
+            .map(|(l, c, _)| (*l, &c[..]));
         let current = std::iter::once((self.trick_leader, &self.trick[..self.trick_len as usize]));
-        completed.chain(current).any(|(leader, cards)| cards.iter().enumerate().any(|(i, &c)| c == card && (leader + i as u8) % 4 == seat))
+        completed.chain(current).any(|(leader, cards)| {
+            cards
+                .iter()
+                .enumerate()
+                .any(|(i, &c)| c == card && (leader + i as u8) % 4 == seat)
+        })
     }
 
     fn check_bids(&self) -> Result<(), Error> {
         let n = self.bids_len as usize;
-        let cap = if self.params.bid_up_to_n { self.hand_size } else { self.hand_size - 1 };
+        let cap = if self.params.bid_up_to_n {
+            self.hand_size
+        } else {
+            self.hand_size - 1
+        };
         let mut last_number = None;
         for &b in &self.bids[..n] {
-            let limit = if self.params.not_above_previous { last_number.map_or(cap, |k: u8| k.min(cap)) } else { cap };
-            ensure(b == PASS || b == BOARD || b <= limit, || format!("bid {} is out of range", bid_text(b)))?;
+            let limit = if self.params.not_above_previous {
+                last_number.map_or(cap, |k: u8| k.min(cap))
+            } else {
+                cap
+            };
+            ensure(b == PASS || b == BOARD || b <= limit, || {
+                format!("bid {} is out of range", bid_text(b))
+            })?;
             if b != PASS && b != BOARD {
                 last_number = Some(b);
             }
@@ -1143,7 +1326,9 @@ impl BackAlley {
         let all_pass = self.bids[..n].iter().all(|&b| b == PASS);
         match self.phase {
             Phase::Bidding => ensure(n < 4, || "bidding holds at most three bids".into()),
-            Phase::Play => ensure(n == 4 && !all_pass, || "play needs four bids, not all pass".into()),
+            Phase::Play => ensure(n == 4 && !all_pass, || {
+                "play needs four bids, not all pass".into()
+            }),
             Phase::GameOver => ensure(n == 4, || "the last deal's auction must be complete".into()),
         }
     }
@@ -1155,30 +1340,49 @@ impl BackAlley {
         let played = self.completed_len;
         let abandoned = self.phase == Phase::GameOver && self.bids.iter().all(|&b| b == PASS);
         let in_play = self.phase == Phase::Play;
-        ensure(in_play || self.trick_len == 0, || "no trick in progress outside play".into())?;
-        ensure(match self.phase {
-            Phase::Bidding => played == 0,
-            Phase::Play => played < n,
-            Phase::GameOver => played == if abandoned { 0 } else { n },
-        }, || "the number of completed tricks does not match the phase".into())?;
-        let mut leader = if in_play || played > 0 { self.first_leader() as u8 } else { 0 };
+        ensure(in_play || self.trick_len == 0, || {
+            "no trick in progress outside play".into()
+        })?;
+        ensure(
+            match self.phase {
+                Phase::Bidding => played == 0,
+                Phase::Play => played < n,
+                Phase::GameOver => played == if abandoned { 0 } else { n },
+            },
+            || "the number of completed tricks does not match the phase".into(),
+        )?;
+        let mut leader = if in_play || played > 0 {
+            self.first_leader() as u8
+        } else {
+            0
+        };
         let mut won = [0u8; PLAYERS];
         let mut broken = false;
         for t in 0..played as usize {
             let (l, cards, w) = self.completed[t];
-            ensure(l == leader && w == self.trick_winner(l, &cards), || format!("completed trick {t} has the wrong leader or winner"))?;
+            ensure(l == leader && w == self.trick_winner(l, &cards), || {
+                format!("completed trick {t} has the wrong leader or winner")
+            })?;
             won[w as usize] += 1;
             broken |= cards.iter().any(|&c| self.trump_set() >> c & 1 == 1);
             leader = w;
         }
-        ensure(won == self.tricks_won && broken == self.trump_broken, || "tricks_won or trump_broken do not follow from the tricks".into())?;
+        ensure(
+            won == self.tricks_won && broken == self.trump_broken,
+            || "tricks_won or trump_broken do not follow from the tricks".into(),
+        )?;
         if in_play {
-            ensure(self.trick_leader == leader, || "trick_leader is not the last trick's winner".into())?;
+            ensure(self.trick_leader == leader, || {
+                "trick_leader is not the last trick's winner".into()
+            })?;
         }
         for s in 0..PLAYERS {
-            let in_trick = (0..self.trick_len).any(|i| (self.trick_leader + i) % 4 == s as u8) as u8;
+            let in_trick =
+                (0..self.trick_len).any(|i| (self.trick_leader + i) % 4 == s as u8) as u8;
             let expected = if abandoned { n } else { n - played - in_trick };
-            ensure(self.hands[s].count_ones() as u8 == expected, || format!("seat {s} holds the wrong number of cards"))?;
+            ensure(self.hands[s].count_ones() as u8 == expected, || {
+                format!("seat {s} holds the wrong number of cards")
+            })?;
         }
         self.to_act = match self.phase {
             Phase::Bidding => (self.dealer + 1 + self.bids_len) % 4,
@@ -1208,13 +1412,17 @@ fn card_list(v: &Value, what: &str) -> Result<Vec<u8>, Error> {
 
 /// A set of cards that must be written in canonical order without repeats.
 fn card_set(cards: &[u8], what: &str) -> Result<u64, Error> {
-    ensure(cards.windows(2).all(|w| w[0] < w[1]), || format!("{what} must list distinct cards in canonical order"))?;
+    ensure(cards.windows(2).all(|w| w[0] < w[1]), || {
+        format!("{what} must list distinct cards in canonical order")
+    })?;
     Ok(cards.iter().fold(0, |set, &c| set | 1 << c))
 }
 
 /// `[[seat, card], ...]` with seats running clockwise from `leader`.
 fn played_cards(v: &Value, leader: u8) -> Result<Vec<u8>, Error> {
-    let pairs = v.as_array().ok_or_else(|| bad("a trick must be a list of [seat, card] pairs".into()))?;
+    let pairs = v
+        .as_array()
+        .ok_or_else(|| bad("a trick must be a list of [seat, card] pairs".into()))?;
     pairs
         .iter()
         .enumerate()
@@ -1222,8 +1430,15 @@ fn played_cards(v: &Value, leader: u8) -> Result<Vec<u8>, Error> {
             let seat = pair.get(0).and_then(Value::as_u64);
             let code = pair.get(1).and_then(Value::as_str);
             match (seat, code) {
-                (Some(s), Some(c)) if s == (leader as u64 + i as u64) % 4 && pair.as_array().is_some_and(|a| a.len() == 2) => card(c),
-                _ => Err(bad("trick cards must be [seat, card] pairs clockwise from the leader".into())),
+                (Some(s), Some(c))
+                    if s == (leader as u64 + i as u64) % 4
+                        && pair.as_array().is_some_and(|a| a.len() == 2) =>
+                {
+                    card(c)
+                }
+                _ => Err(bad(
+                    "trick cards must be [seat, card] pairs clockwise from the leader".into(),
+                )),
             }
         })
         .collect()
@@ -1233,7 +1448,9 @@ fn parse_bid(text: &str) -> Option<u8> {
     match text {
         "pass" => Some(PASS),
         "board" => Some(BOARD),
-        _ => parse_canonical_uint(text).filter(|k| (1..=13).contains(k)).map(|k| k as u8),
+        _ => parse_canonical_uint(text)
+            .filter(|k| (1..=13).contains(k))
+            .map(|k| k as u8),
     }
 }
 
@@ -1244,26 +1461,43 @@ fn read_deal(d: &Value) -> Result<DealRecord, Error> {
     let mut bids = [PASS; 4];
     for (i, pair) in bids_v.iter().enumerate() {
         let seat = pair.get(0).and_then(Value::as_u64);
-        match (seat, pair.get(1).and_then(Value::as_str).and_then(parse_bid)) {
+        match (
+            seat,
+            pair.get(1).and_then(Value::as_str).and_then(parse_bid),
+        ) {
             (Some(s), Some(b)) if s == (dealer as u64 + 1 + i as u64) % 4 => bids[i] = b,
-            _ => return Err(bad("deal record bids must be [seat, bid] in bidding order".into())),
+            _ => {
+                return Err(bad(
+                    "deal record bids must be [seat, bid] in bidding order".into()
+                ))
+            }
         }
     }
     let pair = |key: &str| -> Result<Vec<i64>, Error> {
         let x = json::ints(json::field(d, key)?, key)?;
-        ensure(x.len() == 2, || format!("deal record {key} must hold two numbers"))?;
+        ensure(x.len() == 2, || {
+            format!("deal record {key} must hold two numbers")
+        })?;
         Ok(x)
     };
     let tricks = pair("tricks")?;
-    ensure(tricks.iter().all(|t| (0..=13).contains(t)), || "deal record tricks out of range".into())?;
+    ensure(tricks.iter().all(|t| (0..=13).contains(t)), || {
+        "deal record tricks out of range".into()
+    })?;
     let points = pair("points")?;
     let exchange = match d.get("joker_exchange") {
         None => None,
-        Some(e) => Some((small(json::uint(e, "seat")?, 4, "exchange seat")?, card(json::string(e, "discarded")?)?)),
+        Some(e) => Some((
+            small(json::uint(e, "seat")?, 4, "exchange seat")?,
+            card(json::string(e, "discarded")?)?,
+        )),
     };
     let trump = match json::string(d, "trump")? {
         "none" => NO_TRUMP,
-        s => SUITS.iter().position(|x| *x == s).ok_or_else(|| bad(format!("unknown trump {s:?}")))? as u8,
+        s => SUITS
+            .iter()
+            .position(|x| *x == s)
+            .ok_or_else(|| bad(format!("unknown trump {s:?}")))? as u8,
     };
     Ok(DealRecord {
         dealer,
@@ -1330,7 +1564,8 @@ impl Rules for BackAlley {
                     Some(if self.trick_len == 0 {
                         "trumps may not be led before they are broken".into()
                     } else {
-                        "it must follow the led suit (or the Blooper's highest/lowest trump rule)".into()
+                        "it must follow the led suit (or the Blooper's highest/lowest trump rule)"
+                            .into()
                     })
                 } else {
                     None
@@ -1352,7 +1587,9 @@ impl Rules for BackAlley {
         if let Some(c) = text.strip_prefix("play ") {
             parse_card(c).map(Action::from)
         } else {
-            text.strip_prefix("bid ").and_then(parse_bid).map(|b| BID + b as Action)
+            text.strip_prefix("bid ")
+                .and_then(parse_bid)
+                .map(|b| BID + b as Action)
         }
     }
 
@@ -1371,18 +1608,33 @@ impl Rules for BackAlley {
     }
 
     fn placements(&self) -> Option<Vec<u32>> {
-        (self.phase == Phase::GameOver)
-            .then(|| competition_placements(PLAYERS, |a, b| self.team_scores[a % 2] > self.team_scores[b % 2]))
+        (self.phase == Phase::GameOver).then(|| {
+            competition_placements(PLAYERS, |a, b| {
+                self.team_scores[a % 2] > self.team_scores[b % 2]
+            })
+        })
     }
 
     fn observation(&self, seat: usize) -> Value {
         let mut m = self.public_fields();
         m.insert("seat".into(), json!(seat));
-        m.insert("hand".into(), json!(cards_text(self.hands.get(seat).copied().unwrap_or(0))));
+        m.insert(
+            "hand".into(),
+            json!(cards_text(self.hands.get(seat).copied().unwrap_or(0))),
+        );
         m.insert("hand_sizes".into(), json!(self.hands.map(u64::count_ones)));
         m.insert("stock_size".into(), json!(self.stock_len));
-        m.insert("joker_exchange".into(), self.exchange_json(|s| s as usize == seat));
-        m.insert("actions".into(), json!(self.history[self.deal_start..].iter().map(|&a| Self::action_text(a)).collect::<Vec<_>>()));
+        m.insert(
+            "joker_exchange".into(),
+            self.exchange_json(|s| s as usize == seat),
+        );
+        m.insert(
+            "actions".into(),
+            json!(self.history[self.deal_start..]
+                .iter()
+                .map(|&a| Self::action_text(a))
+                .collect::<Vec<_>>()),
+        );
         Value::Object(m)
     }
 
@@ -1390,9 +1642,23 @@ impl Rules for BackAlley {
         let mut m = self.public_fields();
         m.insert("rng".into(), json!(self.rng.state));
         m.insert("hands".into(), json!(self.hands.map(cards_text)));
-        m.insert("stock".into(), json!(self.stock().iter().map(|&c| card_text(c)).collect::<Vec<_>>()));
+        m.insert(
+            "stock".into(),
+            json!(self
+                .stock()
+                .iter()
+                .map(|&c| card_text(c))
+                .collect::<Vec<_>>()),
+        );
         m.insert("joker_exchange".into(), self.exchange_json(|_| true));
-        m.insert("history".into(), json!(self.history.iter().map(|&a| Self::action_text(a)).collect::<Vec<_>>()));
+        m.insert(
+            "history".into(),
+            json!(self
+                .history
+                .iter()
+                .map(|&a| Self::action_text(a))
+                .collect::<Vec<_>>()),
+        );
         m.insert("deal_start".into(), json!(self.deal_start));
         Value::Object(m)
     }
@@ -1407,7 +1673,14 @@ mod tests {
     use super::*;
 
     fn params(pairs: &[(&str, Param)]) -> Params {
-        Params::parse(4, pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()).unwrap()
+        Params::parse(
+            4,
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+        .unwrap()
     }
 
     fn codes(cards: &[&str]) -> u64 {
@@ -1417,7 +1690,11 @@ mod tests {
     /// A deck whose top cards are `top`, the rest in canonical order.
     fn deck(top: &[&str]) -> Vec<String> {
         let mut d: Vec<String> = top.iter().map(|s| s.to_string()).collect();
-        d.extend((0..54).map(card_text).filter(|c| !top.contains(&c.as_str())));
+        d.extend(
+            (0..54)
+                .map(card_text)
+                .filter(|c| !top.contains(&c.as_str())),
+        );
         d
     }
 
@@ -1467,10 +1744,19 @@ mod tests {
     #[test]
     fn ba_s1_joker_exchange_takes_the_top_stock_card() {
         let p = params(&[("schedule", Param::List(vec![Param::Int(2)]))]);
-        let d = deck(&["BB", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "LB", "9H", "10H"]);
+        let d = deck(&[
+            "BB", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "LB", "9H", "10H",
+        ]);
         let g = BackAlley::new(p, 0, Some(&d)).unwrap();
         assert_eq!(g.hands[1], codes(&["5H", "9H"]));
-        assert_eq!(g.exchange, Some(Exchange { seat: 1, discarded: BB, drawn: parse_card("9H").unwrap() }));
+        assert_eq!(
+            g.exchange,
+            Some(Exchange {
+                seat: 1,
+                discarded: BB,
+                drawn: parse_card("9H").unwrap()
+            })
+        );
         assert_eq!(g.trump, NO_TRUMP);
         assert_eq!(g.stock_len, 44);
         assert_eq!(g.stock[0], parse_card("10H").unwrap());
@@ -1483,7 +1769,12 @@ mod tests {
             ("first_dealer", Param::Int(3)),
             ("joker_upcard", Param::Str("turn_next".into())),
         ]);
-        let g = BackAlley::new(p, 0, Some(&deck(&["AS", "KS", "QS", "JS", "LB", "BB", "7D", "8D"]))).unwrap();
+        let g = BackAlley::new(
+            p,
+            0,
+            Some(&deck(&["AS", "KS", "QS", "JS", "LB", "BB", "7D", "8D"])),
+        )
+        .unwrap();
         assert_eq!(card_text(g.upcard), "7D");
         assert_eq!(trump_text(g.trump), "D");
         assert_eq!(g.stock_len, 49);
@@ -1496,8 +1787,13 @@ mod tests {
         let g = BackAlley::new(params(&[]), 3, None).unwrap();
         let l = legal(&g);
         assert_eq!(l.len(), 14);
-        assert_eq!((l[0].as_str(), l[12].as_str(), l[13].as_str()), ("bid pass", "bid 12", "bid board"));
-        assert!(g.illegal_reason(BackAlley::parse_action("bid 13").unwrap()).is_some());
+        assert_eq!(
+            (l[0].as_str(), l[12].as_str(), l[13].as_str()),
+            ("bid pass", "bid 12", "bid board")
+        );
+        assert!(g
+            .illegal_reason(BackAlley::parse_action("bid 13").unwrap())
+            .is_some());
     }
 
     #[test]

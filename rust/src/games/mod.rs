@@ -59,7 +59,9 @@ impl Config {
     /// Checks the game id, the player count and the variant keys.
     pub fn new(game: &str, players: i64, variant: Vec<(String, Param)>) -> Result<Self, Error> {
         match game {
-            "back_alley" => Ok(Config::BackAlley(back_alley::Params::parse(players, variant)?)),
+            "back_alley" => Ok(Config::BackAlley(back_alley::Params::parse(
+                players, variant,
+            )?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
             _ => Err(Error::UnknownGame {
                 id: game.to_string(),
@@ -102,7 +104,11 @@ impl Config {
     /// A new game from `seed`, with an optional explicit first deck (top card first).
     pub fn new_state(&self, seed: u64, deck: Option<&[String]>) -> Result<AnyState, Error> {
         match self {
-            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::new(p.clone(), seed, deck)?)),
+            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::new(
+                p.clone(),
+                seed,
+                deck,
+            )?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
         }
     }
@@ -113,7 +119,10 @@ impl Config {
             message: format!("not JSON: {e}"),
         })?;
         match self {
-            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::from_json(p.clone(), &value)?)),
+            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::from_json(
+                p.clone(),
+                &value,
+            )?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
         }
     }
