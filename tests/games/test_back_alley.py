@@ -9,11 +9,13 @@ position, by editing a state's JSON and loading it back.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 import cardref
+from cardref.bots.heuristic.back_alley import Bot
 from cardref.rng import SplitMix64
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -489,3 +491,24 @@ def test_json_round_trip_mid_trick(engine: str) -> None:
     again = reload(engine, state)
     assert again.to_json() == state.to_json()
     assert again.legal_actions() == state.legal_actions() == ["play 3D"]
+
+
+# The heuristic bot -------------------------------------------------------------
+
+
+def test_heuristic_bot_plays_legal_actions_and_beats_random() -> None:
+    """The bot's partnership (alternating teams) beats uniform random play."""
+    bot, margins = Bot(), []
+    for seed in range(4):
+        state = game("rust", "1-13-1").new_state(seed=seed)
+        chooser, team = random.Random(seed), seed % 2
+        while not state.is_terminal():
+            seat, legal = state.current_player(), state.legal_actions()
+            if seat % 2 == team:
+                action = bot.act(state.observation(seat), legal)
+                assert action in legal
+            else:
+                action = chooser.choice(legal)
+            state.apply(action)
+        margins.append(state.scores()[team] - state.scores()[1 - team])
+    assert all(m > 0 for m in margins), margins
