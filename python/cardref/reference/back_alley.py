@@ -804,6 +804,9 @@ class _StateReader:
                 "seat": _uint(exchange, "seat", 4),
                 "discarded": _card(exchange["discarded"]),
             }
+        turned = _cards(deal["turned_jokers"], "turned_jokers")
+        if len(turned) > 2 or any(c not in JOKERS for c in turned):
+            _fail("deal record turned_jokers must hold at most two jokers")
         if deal["outcome"] not in ("played", "redeal", "abandoned"):
             _fail(f"unknown deal outcome {deal['outcome']!r}")
         record = {
@@ -811,7 +814,7 @@ class _StateReader:
             "hand_index": _uint(deal, "hand_index"),
             "hand_size": _uint(deal, "hand_size", 14),
             "upcard": _card(deal["upcard"]),
-            "turned_jokers": _cards(deal["turned_jokers"], "turned_jokers"),
+            "turned_jokers": turned,
             "trump": _trump_text(deal["trump"]),
             "bids": [[seat, bid] for seat, bid in bids],
             "tricks": list(deal["tricks"]),

@@ -355,7 +355,8 @@ struct DealRecord {
     hand_index: usize,
     hand_size: u8,
     upcard: u8,
-    turned: Vec<u8>,
+    turned: [u8; 2],
+    turned_len: u8,
     trump: u8,
     exchange: Option<(u8, u8)>,
     bids: [u8; 4],
@@ -830,7 +831,8 @@ impl BackAlley {
             hand_index: self.hand_index,
             hand_size: self.hand_size,
             upcard: self.upcard,
-            turned: self.turned[..self.turned_len as usize].to_vec(),
+            turned: self.turned,
+            turned_len: self.turned_len,
             trump: self.trump,
             exchange: self.exchange.map(|e| (e.seat, e.discarded)),
             bids: self.bids,
@@ -923,7 +925,7 @@ impl DealRecord {
             "hand_index": self.hand_index,
             "hand_size": self.hand_size,
             "upcard": card_text(self.upcard),
-            "turned_jokers": self.turned.iter().map(|&c| card_text(c)).collect::<Vec<_>>(),
+            "turned_jokers": self.turned[..self.turned_len as usize].iter().map(|&c| card_text(c)).collect::<Vec<_>>(),
             "trump": trump_text(self.trump),
             "bids": (0..4).map(|i| json!([(self.dealer as usize + 1 + i) % 4, bid_text(self.bids[i])])).collect::<Vec<_>>(),
             "tricks": self.tricks,
@@ -1499,12 +1501,20 @@ fn read_deal(d: &Value) -> Result<DealRecord, Error> {
             .position(|x| *x == s)
             .ok_or_else(|| bad(format!("unknown trump {s:?}")))? as u8,
     };
+    let turned_list = card_list(json::field(d, "turned_jokers")?, "turned_jokers")?;
+    ensure(
+        turned_list.len() <= 2 && turned_list.iter().all(|&c| is_joker(c)),
+        || "deal record turned_jokers must hold at most two jokers".into(),
+    )?;
+    let mut turned = [0u8; 2];
+    turned[..turned_list.len()].copy_from_slice(&turned_list);
     Ok(DealRecord {
         dealer,
         hand_index: json::uint(d, "hand_index")? as usize,
         hand_size: small(json::uint(d, "hand_size")?, 14, "deal hand_size")?,
         upcard: card(json::string(d, "upcard")?)?,
-        turned: card_list(json::field(d, "turned_jokers")?, "turned_jokers")?,
+        turned,
+        turned_len: turned_list.len() as u8,
         trump,
         exchange,
         bids,
@@ -1802,6 +1812,90 @@ mod tests {
         assert_eq!(lowest_trump(codes(&["BB", "4C", "AC"])), codes(&["4C"]));
         assert_eq!(lowest_trump(codes(&["BB"])), codes(&["BB"]));
         assert_eq!(lowest_trump(codes(&["BB", "LB"])), codes(&["LB"]));
+    }
+
+    /// A 3-card deal with trump hearts and the given bids made (dealer S3).
+    fn after_bids(bids: &[&str], pairs: &[(&str, Param)]) -> BackAlley {
+        let mut all = vec![
+            ("schedule", Param::List(vec![Param::Int(3)])),
+            ("first_dealer", Param::Int(3)),
+        ];
+        all.extend(pairs.iter().cloned());
+        let d = deck(&[
+            "2H", "2C", "2D", "5C", "KS", "3C", "3D", "6C", "LB", "4C", "4D", "7C", "3H",
+        ]);
+        let mut g = BackAlley::new(params(&all), 0, Some(&d)).unwrap();
+        for b in bids {
+            g.apply_checked(b).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn trumps_beat_the_led_suit_and_off_suits_never_win() {
+        let g = after_bids(&["bid 1", "bid pass", "bid pass", "bid pass"], &[]);
+        let c = |t: &str| parse_card(t).unwrap();
+        assert_eq!(g.trick_winner(0, &[c("2C"), c("AS"), c("KC"), c("3C")]), 2);
+        assert_eq!(g.trick_winner(1, &[c("AC"), c("2H"), c("KC"), c("LB")]), 0);
+        assert_eq!(g.trick_winner(2, &[c("AH"), c("LB"), c("BB"), c("KH")]), 0);
+    }
+
+    #[test]
+    fn lead_restriction_exemption_and_only_trumps() {
+        let mut out = Vec::new();
+        let g = after_bids(&["bid 2", "bid pass", "bid pass", "bid pass"], &[]);
+        g.legal_actions(&mut out);
+        assert_eq!(out, vec![parse_card("KS").unwrap() as Action]);
+        let g = after_bids(&["bid board", "bid pass", "bid pass", "bid pass"], &[]);
+        out.clear();
+        g.legal_actions(&mut out);
+        assert_eq!(out.len(), 3);
+        let g = after_bids(
+            &["bid board", "bid pass", "bid pass", "bid pass"],
+            &[("board_trump_lead_exemption", Param::Str("none".into()))],
+        );
+        assert!(g
+            .illegal_reason(parse_card("LB").unwrap() as Action)
+            .unwrap()
+            .contains("trumps may not be led"));
+    }
+
+    #[test]
+    fn first_leader_and_board_levels() {
+        let g = after_bids(&["bid board", "bid board", "bid 1", "bid board"], &[]);
+        assert_eq!(g.to_act, 3);
+        assert_eq!((g.board_level(0), g.board_level(1)), (1, 3));
+        let g = after_bids(
+            &["bid board", "bid board", "bid 1", "bid board"],
+            &[("board_lead", Param::Str("first".into()))],
+        );
+        assert_eq!(g.to_act, 0);
+        let g = after_bids(
+            &["bid board", "bid pass", "bid pass", "bid board"],
+            &[("board_multiplier_scope", Param::Str("hand".into()))],
+        );
+        assert_eq!((g.board_level(0), g.board_level(1)), (2, 2));
+        let g = after_bids(&["bid 1", "bid 2", "bid 2", "bid pass"], &[]);
+        assert_eq!(g.to_act, 1);
+    }
+
+    #[test]
+    fn deal_points_follow_section_7() {
+        let g = after_bids(&["bid 1", "bid 2", "bid 1", "bid pass"], &[]);
+        assert_eq!(
+            (
+                g.deal_points(0, 3),
+                g.deal_points(0, 1),
+                g.deal_points(1, 2)
+            ),
+            (11, -10, 10)
+        );
+        let g = after_bids(
+            &["bid board", "bid board", "bid board", "bid board"],
+            &[("board_multiplier", Param::Str("doubling".into()))],
+        );
+        // Team 0 holds levels 1 and 3, team 1 levels 2 and 4: x4 and x8.
+        assert_eq!((g.deal_points(0, 3), g.deal_points(1, 2)), (120, -240));
     }
 
     #[test]
