@@ -632,12 +632,13 @@ def _fail(why: str) -> None:
 
 
 def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    """A JSON integer that fits in 64 signed bits (what the Rust core reads)."""
+    return isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
 
 
-def _uint(data: dict[str, Any], key: str, below: Optional[int] = None) -> int:
+def _uint(data: dict[str, Any], key: str, below: int = 2**64) -> int:
     value = data[key]
-    if not _is_int(value) or value < 0 or (below is not None and value >= below):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < below:
         _fail(
             f"field {key!r} must be a non-negative integer" + (f" below {below}" if below else "")
         )
@@ -664,6 +665,20 @@ def _bid_text(value: Any) -> str:
     if not ok:
         _fail(f"{value!r} is not a bid")
     return value
+
+
+def _is_action(value: Any) -> bool:
+    """An action in the canonical grammar (bid pass/K/board, play CARD)."""
+    if not isinstance(value, str):
+        return False
+    verb, _, arg = value.partition(" ")
+    if verb == "bid":
+        try:
+            _bid_text(arg)
+        except InvalidStateError:
+            return False
+        return True
+    return verb == "play" and arg in POSITION
 
 
 def _trump_text(value: Any) -> str:
@@ -698,7 +713,7 @@ class _StateReader:
     def read(self) -> State:
         s, d = self.s, self.data
         s.players, s.params, s.schedule = 4, self.params, schedule_of(self.params)
-        s.rng = SplitMix64(_uint(d, "rng", 2**64))
+        s.rng = SplitMix64(_uint(d, "rng"))
         if d["phase"] not in ("bidding", "play", "game_over"):
             _fail(f"unknown phase {d['phase']!r}")
         s.phase = d["phase"]
@@ -723,9 +738,11 @@ class _StateReader:
         ):
             _fail("team_scores must hold two totals")
         s.team_scores = list(d["team_scores"])
+        if not isinstance(d["deals"], list) or not isinstance(d["history"], list):
+            _fail("deals and history must be lists")
         s.deals = [self._read_deal(deal) for deal in d["deals"]]
-        if not all(isinstance(a, str) for a in d["history"]):
-            _fail("history must hold action strings")
+        if not all(_is_action(a) for a in d["history"]):
+            _fail("history must hold actions of this game")
         s._history = list(d["history"])
         s.deal_start = _uint(d, "deal_start")
         self._check()
