@@ -49,7 +49,7 @@ from typing import Any, Optional
 
 from ..errors import InvalidParamsError, InvalidStateError
 from ..params import Bool, Choice, Int, _describe
-from ..reference import ReferenceState
+from ..reference import ReferenceState, canonical_json
 from ..results import competition_placements
 from ..rng import SplitMix64
 
@@ -611,6 +611,8 @@ class State(ReferenceState):
     @classmethod
     def from_dict(cls, players: int, params: dict[str, Any], data: dict[str, Any]) -> State:
         """Rebuild a state from ``to_dict`` output, checking that it is whole."""
+        if canonical_json(data["params"]) != canonical_json(params):  # 1 is not true here
+            _fail("the state's params differ from the game's")
         return _StateReader(cls.__new__(cls), params, data).read()
 
 
