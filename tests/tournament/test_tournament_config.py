@@ -154,3 +154,40 @@ def test_cli_config_errors_exit_2_with_a_message_and_no_traceback(make_config, w
 def test_missing_config_file(tmp_path: Path, capsys):
     assert main(["tournament", str(tmp_path / "nope.toml")]) == 2
     assert "nope.toml: cannot read the config file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("extra", "second", "needles"),
+    [
+        ("[limits]\nmemory_mb = 8", 'builtin = "random"', ["limits.memory_mb = 8", ">= 64"]),
+        ("[limits]\nbank_seconds = -1", 'builtin = "random"',
+         ["limits.bank_seconds = -1", ">= 0"]),
+        ("[limits]\nprocesses = 1.5", 'builtin = "random"', ["limits.processes", "integer"]),
+        ("[failure]\ndisqualify_after = -2", 'builtin = "random"',
+         ["failure.disqualify_after = -2", "integer >= 0"]),
+        ("", 'command = "python bot.py"', ["bots[1].command", "array of strings"]),
+        ("", 'command = []', ["bots[1].command", "array of strings"]),
+        ("", 'command = ["x"]\nisolation = "inprocess"', ["bots[1].isolation", "own process"]),
+        ("", 'path = "bots/first.py"\nisolation = "nowhere"',
+         ['bots[1].isolation = "nowhere"', '"process", "inprocess"']),
+    ],
+)
+def test_new_limit_failure_and_bot_keys_are_checked(make_config, extra, second, needles):
+    message = _error(make_config, extra, second)
+    for needle in needles:
+        assert needle in message, message
+
+
+def test_limits_and_isolation_are_read_and_count_in_the_fingerprint(make_config):
+    base = BASE.format(extra="", second='path = "bots/first.py"')
+    plain = load_config(make_config(base, name="plain.toml"))
+    assert plain.bots[1].isolation == "process" and plain.bots[0].isolation == "inprocess"
+    limited = load_config(make_config(BASE.format(
+        extra="[limits]\nmemory_mb = 512\nbank_seconds = 2\n[failure]\ndisqualify_after = 3",
+        second='path = "bots/first.py"'), name="limited.toml"))
+    assert limited.limits.memory_mb == 512 and limited.limits.bank_seconds == 2.0
+    assert limited.disqualify_after == 3
+    assert limited.fingerprint() != plain.fingerprint()
+    command = load_config(make_config(BASE.format(
+        extra="", second='command = ["python3", "-m", "mybot"]'), name="command.toml"))
+    assert command.bots[1].kind == "command" and command.bots[1].isolation == "process"

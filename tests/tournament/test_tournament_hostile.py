@@ -241,3 +241,37 @@ def test_a_bot_cannot_write_outside_its_directory(workspace, make_config, tmp_pa
     for target in targets[:4]:
         assert not Path(target).exists(), target
     assert (workspace / "bots" / "writer.py").read_text() == source
+
+
+SLOW = "import time\ntime.sleep(0.3)\nreturn legal_actions[0]\n"
+
+
+@pytest.mark.parametrize(("bank", "status"), [(30, "ok"), (0.5, "timeout")])
+def test_the_time_bank_pays_for_slow_decisions_until_it_is_spent(bank, status, workspace,
+                                                                 make_config):
+    (workspace / "bots" / "slow.py").write_text(_python_bot(SLOW))
+    limits = f"decision_seconds = 0.1\nbank_seconds = {bank}"
+    for game in _play(workspace, make_config, 'path = "bots/slow.py"', limits):
+        _check_honest(game)
+        seat = game["seating"].index("hostile")
+        assert game["statuses"][seat] == status, game["messages"][seat]
+        if status == "timeout":
+            assert "time bank is spent" in game["messages"][seat]
+            # 0.5 s of bank covers one or two 0.2 s overruns, never all ten decisions.
+            bot = [a for s, a, _, _ in game["actions"] if s == seat and a == "bot"]
+            assert 1 <= len(bot) < 10
+
+
+def test_repeated_failures_disqualify_a_bot(workspace, make_config):
+    (workspace / "bots" / "raises.py").write_text(_python_bot("raise ValueError('no')\n"))
+    text = TOURNAMENT.format(bot='path = "bots/raises.py"', limits="decision_seconds = 0.5")
+    path = make_config(text + "\n[failure]\ndisqualify_after = 1\n")
+    assert main(["tournament", str(path), "--workers", "1", "--quiet"]) == 0
+    with Store(workspace / "hostile.sqlite") as store:
+        games = store.games()
+        for game in games:
+            game["actions"] = store.actions(game["key"])
+    statuses = [g["statuses"][g["seating"].index("hostile")] for g in games]
+    assert statuses == ["error", "disqualified", "disqualified"]
+    for game in games:
+        _check_honest(game)

@@ -395,8 +395,9 @@ def _bots(check: _Checker, data: dict, game: str, base: Path,
 
 def _command_bot(check: _Checker, entry: dict, where: str, name: str, base: Path) -> BotSpec:
     """A bot given as ``command = ["prog", "arg", ...]``: always its own process.
-    A first element naming an existing file relative to the config becomes
-    absolute; otherwise it is looked up on the bots' PATH."""
+    Elements naming an existing file relative to the config become absolute
+    paths (the bot runs in a private directory); a first element that is not
+    a file is looked up on the bot's PATH."""
     command = entry["command"]
     if (not isinstance(command, list) or not command
             or not all(isinstance(part, str) and part for part in command)):
@@ -404,9 +405,8 @@ def _command_bot(check: _Checker, entry: dict, where: str, name: str, base: Path
     if entry.get("isolation", "process") != "process":
         raise check.fail(f"{where}.isolation", entry["isolation"],
                          'a command always runs in its own process: only "process"')
-    first = base / command[0]
-    if first.is_file():
-        command = [str(first.resolve()), *command[1:]]
+    command = [str((base / part).resolve()) if (base / part).is_file() else part
+               for part in command]
     target = json.dumps(command)
     return BotSpec(name=name, kind="command", target=target,
                    source=f"command = {target}", isolation="process")
