@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help demo test test-rust test-python thorough lint bench build clean
+.PHONY: help demo test test-rust test-python thorough lint bench bench-referee build clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -39,6 +39,9 @@ lint: $(STAMP)  ## rustfmt, clippy and ruff
 
 bench: build  ## engine speed: native vs Python-driven vs reference
 	$(BIN)/cardref bench
+
+bench-referee: build  ## the referee's overhead per decision: subprocess vs in-process bot
+	$(BIN)/cardref bench --referee
 
 clean:  ## remove build products and the venv
 	rm -rf target $(VENV)

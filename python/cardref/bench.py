@@ -103,6 +103,10 @@ def render(results: dict[str, dict[str, Rate]], players: dict[str, int], console
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    if argv is not None and "--referee" in argv:
+        from . import refbench
+
+        return refbench.main(argv)
     parser = argparse.ArgumentParser(prog="cardref bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", help="game ids (default: every game)")
     parser.add_argument("--players", type=int, help="seats per table (default: per game)")

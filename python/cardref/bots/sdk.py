@@ -92,7 +92,7 @@ def load_bot_class(kind: str, target: str) -> Any:
 def _private_channels() -> tuple[IO[bytes], IO[bytes]]:
     """Move the protocol to private descriptors: fd 0 reads /dev/null and fd 1
     writes to standard error afterwards, for the bot's own reads and prints."""
-    inp = os.fdopen(os.dup(0), "rb", buffering=0)
+    inp = os.fdopen(os.dup(0), "rb")  # buffered: a raw readline reads byte by byte
     out = os.fdopen(os.dup(1), "wb", buffering=0)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
