@@ -275,3 +275,15 @@ def test_repeated_failures_disqualify_a_bot(workspace, make_config):
     assert statuses == ["error", "disqualified", "disqualified"]
     for game in games:
         _check_honest(game)
+    # Every report lists every failure, with its game, seat, status and message.
+    out = workspace / "report.json"
+    assert main(["report", str(workspace / "hostile.sqlite"), "--format", "json",
+                 "-o", str(out)]) == 0
+    listed = json.loads(out.read_text())["failure_list"]
+    assert [(f["game"], f["bot"], f["status"]) for f in listed] == [
+        (g["key"], "hostile", st) for g, st in zip(games, statuses)]
+    assert "ValueError: no" in listed[0]["message"]
+    md = workspace / "report.md"
+    assert main(["report", str(workspace / "hostile.sqlite"), "--format", "md",
+                 "-o", str(md)]) == 0
+    assert f"| {games[1]['key']} |" in md.read_text()

@@ -45,7 +45,17 @@ def results_from_store(store: Store) -> dict[str, Any]:
         "bots": bots, "games_scheduled": len(store.schedule()), "games_played": len(games),
         "bootstrap": int(meta["bootstrap"]), "config": meta["config_text"],
     }
+    out["failure_list"] = failure_list(games)
     return out
+
+
+def failure_list(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every failed seat, in schedule order: game, seat, bot, status, message."""
+    return [{"game": g["key"], "seat": seat, "bot": name, "status": status,
+             "message": g["messages"][seat] or ""}
+            for g in games for seat, (name, status) in enumerate(zip(g["seating"],
+                                                                     g["statuses"]))
+            if status != "ok"]
 
 
 def _ci(stat: dict[str, float], digits: int) -> str:
@@ -98,6 +108,19 @@ def print_results(results: dict[str, Any], console: Console) -> None:
         console.print("Failures: " + "; ".join(
             f"{b}: " + ", ".join(f"{n} {status}" for status, n in sorted(c.items()))
             for b, c in failed.items()))
+        every = results.get("failure_list", [])
+        table = Table(title="Failures (every report format lists them all)")
+        for label in ("Game", "Seat", "Bot", "Status", "Message"):
+            table.add_column(label, overflow="fold")
+        for f in every[:FAILURES_SHOWN]:
+            table.add_row(f["game"], str(f["seat"]), f["bot"], f["status"], f["message"][:120])
+        if every:
+            console.print(table)
+        if len(every) > FAILURES_SHOWN:
+            console.print(f"… and {len(every) - FAILURES_SHOWN} more failures")
+
+
+FAILURES_SHOWN = 20
 
 
 def render(results: dict[str, Any], fmt: str) -> str:
@@ -156,6 +179,13 @@ def to_markdown(results: dict[str, Any]) -> str:
         lines.append("No bot failed.")
     for b, counts in failed.items():
         lines.append(f"- {b}: " + ", ".join(f"{n} {st}" for st, n in sorted(counts.items())))
+    every = results.get("failure_list", [])
+    if every:
+        lines += ["", "| Game | Seat | Bot | Status | Message |", "|:---|---:|:---|:---|:---|"]
+        for f in every:
+            message = f["message"].replace("|", "\\|").replace("\n", " ")
+            lines.append(f"| {f['game']} | {f['seat']} | {f['bot']} | {f['status']} | "
+                         f"{message} |")
     return "\n".join(lines) + "\n"
 
 
@@ -255,6 +285,13 @@ def to_html(results: dict[str, Any]) -> str:
     failures = "".join(
         f"<li>{e(b)}: " + e(", ".join(f"{n} {st}" for st, n in sorted(c.items()))) + "</li>"
         for b, c in failed.items()) or "<li>No bot failed.</li>"
+    every = "".join(
+        "<tr>" + "".join(f"<td>{e(str(f[k]))}</td>"
+                         for k in ("game", "seat", "bot", "status", "message")) + "</tr>"
+        for f in results.get("failure_list", []))
+    if every:
+        failures += ('</ul><table id="failure-list"><tr><th>Game</th><th>Seat</th><th>Bot</th>'
+                     f"<th>Status</th><th>Message</th></tr>{every}</table><ul>")
     title = e(_title(results))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Tournament results: {title}</title>
