@@ -233,7 +233,7 @@ class ProcessSeat:
     def end(self, info: dict[str, Any], seconds: float) -> None:
         with contextlib.suppress(BotFailure):
             self.process.request({"type": "end", **info}, seconds, "done")
-        self.process.finish(seconds)
+        self.process.finish(min(seconds, 1.0))  # then it has a second to exit
 
     def close(self) -> None:
         self.process.kill()
