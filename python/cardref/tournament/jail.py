@@ -100,9 +100,15 @@ def main() -> None:
         libc.unshare(CLONE_NEWUSER | CLONE_NEWNET)  # best effort; see docs/protocol.md
 
     workdir = spec["workdir"]
+    if root and not mounts:  # no private /tmp: a directory of its own in the shared one
+        import tempfile
+
+        workdir = tempfile.mkdtemp(prefix="cardref-bot-", dir="/tmp")
+        os.environ["HOME"] = os.environ["TMPDIR"] = workdir
+        command = [part.replace(spec["workdir"], workdir, 1) for part in command]
     os.makedirs(workdir, mode=0o700, exist_ok=True)
     if copied is not None:
-        with open(copied[0], "wb") as f:
+        with open(copied[0].replace(spec["workdir"], workdir, 1), "wb") as f:
             f.write(copied[1])
     uid = spec.get("uid")
     if root and uid is not None:
@@ -130,8 +136,6 @@ def main() -> None:
     nproc = 1 + limits["processes"]
     resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
     libc.prctl(PR_SET_PDEATHSIG, 9)  # SIGKILL when the referee dies (kept across exec)
-    if not mounts and root:
-        sys.stderr.write("cardref jail: no mount namespace; /tmp is shared\n")
     os.execvpe(command[0], command, os.environ)
 
 
