@@ -1,6 +1,7 @@
 //! The game ids and the one place that dispatches over games.
 
 pub mod take5;
+pub mod twenty_two;
 
 use crate::game::{Action, Error, Rules};
 use crate::params::Param;
@@ -8,13 +9,15 @@ use crate::rng::SplitMix64;
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["take5"];
+pub const GAME_IDS: &[&str] = &["take5", "twenty_two"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Config {
     /// Take 5 (6 nimmt!).
     Take5(take5::Params),
+    /// Twenty-Two (22).
+    TwentyTwo(twenty_two::Params),
 }
 
 /// A state of any game.
@@ -22,6 +25,8 @@ pub enum Config {
 pub enum AnyState {
     /// Take 5 (6 nimmt!).
     Take5(take5::Take5),
+    /// Twenty-Two (22).
+    TwentyTwo(twenty_two::TwentyTwo),
 }
 
 /// Calls `$body` with `$s` bound to the inner state, whatever the game.
@@ -29,6 +34,7 @@ macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
             AnyState::Take5($s) => $body,
+            AnyState::TwentyTwo($s) => $body,
         }
     };
 }
@@ -41,6 +47,10 @@ macro_rules! dispatch_type {
                 type $T = take5::Take5;
                 $body
             }
+            AnyState::TwentyTwo(_) => {
+                type $T = twenty_two::TwentyTwo;
+                $body
+            }
         }
     };
 }
@@ -50,6 +60,7 @@ impl Config {
     pub fn new(game: &str, players: i64, variant: Vec<(String, Param)>) -> Result<Self, Error> {
         match game {
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
+            "twenty_two" => Ok(Config::TwentyTwo(twenty_two::Params::parse(players, variant)?)),
             _ => Err(Error::UnknownGame { id: game.to_string() }),
         }
     }
@@ -58,6 +69,7 @@ impl Config {
     pub fn id(&self) -> &'static str {
         match self {
             Config::Take5(_) => take5::Take5::ID,
+            Config::TwentyTwo(_) => twenty_two::TwentyTwo::ID,
         }
     }
 
@@ -65,6 +77,7 @@ impl Config {
     pub fn players(&self) -> usize {
         match self {
             Config::Take5(p) => p.players,
+            Config::TwentyTwo(p) => p.players,
         }
     }
 
@@ -72,6 +85,7 @@ impl Config {
     pub fn params_json(&self) -> Value {
         match self {
             Config::Take5(p) => p.to_json(),
+            Config::TwentyTwo(p) => p.to_json(),
         }
     }
 
@@ -79,6 +93,7 @@ impl Config {
     pub fn new_state(&self, seed: u64, deck: Option<&[String]>) -> Result<AnyState, Error> {
         match self {
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
+            Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::new(*p, seed, deck)?)),
         }
     }
 
@@ -88,6 +103,7 @@ impl Config {
             .map_err(|e| Error::InvalidState { message: format!("not JSON: {e}") })?;
         match self {
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
+            Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::from_json(*p, &value)?)),
         }
     }
 }

@@ -561,7 +561,7 @@ impl Rules for Take5 {
     /// Commit: `play c` for every card in hand, ascending. Choose row: `take 0`..`take 3`.
     fn legal_actions(&self, out: &mut Vec<Action>) {
         match self.phase {
-            Phase::Commit => out.extend(bits(self.hands[self.to_act as usize])),
+            Phase::Commit => out.extend(bits(self.hands[self.to_act as usize]).map(Action::from)),
             Phase::ChooseRow => out.extend(TAKE..TAKE + ROWS as Action),
             Phase::GameOver => {}
         }
@@ -589,9 +589,9 @@ impl Rules for Take5 {
 
     fn parse_action(text: &str) -> Option<Action> {
         if let Some(card) = text.strip_prefix("play ") {
-            parse_canonical_uint(card).filter(|c| (1..=104).contains(c))
+            parse_canonical_uint(card).filter(|c| (1..=104).contains(c)).map(Action::from)
         } else if let Some(row) = text.strip_prefix("take ") {
-            parse_canonical_uint(row).filter(|&r| r < ROWS as u32).map(|r| TAKE + r)
+            parse_canonical_uint(row).filter(|&r| r < ROWS as u32).map(|r| TAKE + Action::from(r))
         } else {
             None
         }
