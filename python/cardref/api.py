@@ -10,8 +10,8 @@ from .reference import ReferenceGame
 
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
-    "take5": "cardref.games.take5",
-    "twenty_two": "cardref.games.twenty_two",
+    "take5": "cardref.reference.take5",
+    "twenty_two": "cardref.reference.twenty_two",
 }
 
 ENGINES = ("rust", "reference")
