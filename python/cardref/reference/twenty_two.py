@@ -51,6 +51,8 @@ from ..rng import SplitMix64
 GAME_ID = "twenty_two"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+#: A hand has at most 11 cards and the final trick needs one (§4, §5.2).
+MAX_TRICKS = 10
 
 # §1-2 Cards ---------------------------------------------------------------------
 
@@ -284,7 +286,8 @@ class State(ReferenceState):
     def _why_cards_illegal(self, verb: str, cards: list[str]) -> str:
         hand = self.hands[self.to_act]
         if verb == "discard":
-            return f"it may discard at most {min(len(hand), len(self.stock))} cards (the stock size)"
+            most = min(len(hand), len(self.stock))
+            return f"it may discard at most {most} cards (its hand and the stock limit it)"
         if not cards:
             return "a play needs at least one card"
         if len(hand) == 1:
@@ -295,7 +298,7 @@ class State(ReferenceState):
             return "a lead must leave at least one card in hand for the final trick"
         if len(cards) != len(self.trick["bar"]):
             return f"it must play exactly {len(self.trick['bar'])} cards"
-        if self.params["follow_rule"] == "lowest_only_if_cannot_beat" and is_lowest_set(cards, hand):
+        if is_lowest_set(cards, hand):  # illegal only under lowest_only_if_cannot_beat
             return "it can beat or equal the best set, so it must"
         return "the set neither beats or equals the best set nor is its lowest set"
 
@@ -480,14 +483,17 @@ class State(ReferenceState):
             None if h is None else _uint({"out_hand": h}, "out_hand")  # reuse the int check
             for h in _per_seat(data, "out_hand", players)
         ]
-        state.score_piles = [_cards(p, "score_piles") for p in _per_seat(data, "score_piles", players)]
-        state.hands = [_cards(h, "hands") for h in _per_seat(data, "hands", players)]
+        piles, hands = _per_seat(data, "score_piles", players), _per_seat(data, "hands", players)
+        state.score_piles = [_cards(p, "score_piles") for p in piles]
+        state.hands = [_cards(h, "hands") for h in hands]
         state.discards = [_cards(d, "discards") for d in _per_seat(data, "discards", players)]
         state.stock = _cards(data["stock"], "stock", keep_order=True)
         state.trick = _trick(data["trick"], players, "trick")
         if not isinstance(data["tricks"], list):
             _fail("tricks must be a list")
         state.tricks = [_trick(t, players, "tricks") for t in data["tricks"]]
+        if len(state.tricks) > MAX_TRICKS:
+            _fail("too many completed tricks")
         state.last_trick = _trick(data["last_trick"], players, "last_trick")
         if not isinstance(data["history"], list) or not all(
             isinstance(a, str) for a in data["history"]
@@ -560,6 +566,8 @@ def _trick(value: Any, players: int, key: str) -> Optional[dict[str, Any]]:
         if not isinstance(play, list) or len(play) != 2:
             _fail(f"{key!r}: each play must be [seat, cards]")
         plays.append([_seat(play[0], players, key), _cards(play[1], key)])
+    if len({seat for seat, _ in plays}) != len(plays):
+        _fail(f"{key!r}: a seat plays once per trick")
     trick["plays"] = plays
     for field in ("leader", "winner"):
         if field in fields:
@@ -572,6 +580,9 @@ def _trick(value: Any, players: int, key: str) -> Optional[dict[str, Any]]:
         if not isinstance(value["scorers"], list):
             _fail(f"{key!r}: scorers must be a list of seats")
         trick["scorers"] = [_seat(s, players, key) for s in value["scorers"]]
+        in_order = [seat for seat, _ in plays if seat in trick["scorers"]]
+        if trick["scorers"] != in_order:
+            _fail(f"{key!r}: scorers must be distinct seats of the trick, in play order")
     return trick
 
 
@@ -605,13 +616,16 @@ def _check_seats(state: State) -> None:
     limit = state.params["elimination_score"]
     if state.hand_number < 1 or not 1 <= state.target_size <= 11:
         _fail("hand_number or target_size out of range")
+    if not 1 <= state.deal_size <= 11:
+        _fail("deal_size out of range")
     for seat in range(state.players):
         out = state.out_hand[seat]
         if state.active[seat] != (out is None):
             _fail("a seat is active exactly when out_hand is null")
-        if out is not None and not (1 <= out <= state.hand_number and state.scores()[seat] >= limit):
+        reached = state.scores()[seat] >= limit
+        if out is not None and not (1 <= out <= state.hand_number and reached):
             _fail("an eliminated seat must have reached the elimination score in an earlier hand")
-        if out is None and state.scores()[seat] >= limit:
+        if out is None and reached:
             _fail("an active seat cannot have reached the elimination score")
         if out is not None and (state.hands[seat] or state.discards[seat]):
             _fail("an eliminated seat holds no cards")
@@ -622,8 +636,6 @@ def _check_hand_in_progress(state: State) -> list[int]:
     seats = state._seats_after(state.dealer)
     if len(seats) < 2 or state.to_act not in seats:
         _fail("a hand needs two active seats, one of them to act")
-    if not 1 <= state.deal_size <= 11:
-        _fail("deal_size out of range")
     return seats
 
 
@@ -644,7 +656,7 @@ def _check_play_phase(state: State) -> None:
     trick = state.trick
     if trick is None or trick["leader"] not in seats:
         _fail("the play phase needs a trick led by an active seat")
-    order = [trick["leader"]] + [s for s in state._seats_after(trick["leader"])][:-1]
+    order = [trick["leader"], *state._seats_after(trick["leader"])[:-1]]
     played = [seat for seat, _ in trick["plays"]]
     if played != order[: len(played)] or len(played) >= len(seats):
         _fail("the trick's plays must follow the turn order from its leader")

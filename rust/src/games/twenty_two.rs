@@ -41,8 +41,6 @@ const CARDS: u64 = (1 << 52) - 1;
 // §1–2 Cards
 // ---------------------------------------------------------------------------
 
-const RANKS: [&str; 13] = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-const SUITS: [&str; 4] = ["C", "D", "H", "S"];
 
 /// Rank of a card, 0 (a 2) to 12 (an ace).
 #[inline]
@@ -70,24 +68,33 @@ fn canonical_card(i: usize) -> u8 {
     ((i % 13) * 4 + i / 13) as u8
 }
 
-fn card_text(card: u32) -> String {
-    format!("{}{}", RANKS[rank(card) as usize], SUITS[(card & 3) as usize])
+/// Card codes by card index (rank * 4 + suit), i.e. in play order.
+const CARD_CODES: [&str; 52] = [
+    "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S",
+    "4C", "4D", "4H", "4S", "5C", "5D", "5H", "5S",
+    "6C", "6D", "6H", "6S", "7C", "7D", "7H", "7S",
+    "8C", "8D", "8H", "8S", "9C", "9D", "9H", "9S",
+    "10C", "10D", "10H", "10S", "JC", "JD", "JH", "JS",
+    "QC", "QD", "QH", "QS", "KC", "KD", "KH", "KS",
+    "AC", "AD", "AH", "AS",
+];
+
+#[inline]
+fn card_text(card: u32) -> &'static str {
+    CARD_CODES[card as usize]
 }
 
 fn parse_card(text: &str) -> Option<u32> {
-    let (r, s) = text.split_at(text.len().checked_sub(1)?);
-    let r = RANKS.iter().position(|x| *x == r)? as u32;
-    let s = SUITS.iter().position(|x| *x == s)? as u32;
-    Some(r * 4 + s)
+    CARD_CODES.iter().position(|c| *c == text).map(|i| i as u32)
 }
 
-fn set_texts(set: u64) -> Vec<String> {
+fn set_texts(set: u64) -> Vec<&'static str> {
     bits(set as u128).map(card_text).collect()
 }
 
 /// The canonical 52 card codes, as an explicit deck must list them.
 pub fn canonical_deck() -> Vec<String> {
-    (0..52).map(|i| card_text(canonical_card(i) as u32)).collect()
+    (0..52).map(|i| card_text(canonical_card(i) as u32).to_string()).collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -676,7 +683,7 @@ impl TwentyTwo {
         self.per_seat(|s| (self.out_hand[s] != 0).then_some(self.out_hand[s]))
     }
 
-    fn stock_texts(&self) -> Vec<String> {
+    fn stock_texts(&self) -> Vec<&'static str> {
         self.stock[self.stock_top as usize..self.stock_len as usize].iter().map(|&c| card_text(c as u32)).collect()
     }
 }
@@ -724,7 +731,7 @@ impl Rules for TwentyTwo {
             return self.play_problem(set);
         }
         let most = hand.count_ones().min(self.stock_size());
-        (set.count_ones() > most).then(|| format!("it may discard at most {most} cards (the stock size)"))
+        (set.count_ones() > most).then(|| format!("it may discard at most {most} cards (its hand and the stock limit it)"))
     }
 
     fn apply_unchecked(&mut self, action: Action) {
@@ -763,7 +770,7 @@ impl Rules for TwentyTwo {
         out.push_str(if action & PLAY != 0 { "play" } else { "discard" });
         for c in bits((action & CARDS) as u128) {
             out.push(' ');
-            out.push_str(&card_text(c));
+            out.push_str(card_text(c));
         }
     }
 
