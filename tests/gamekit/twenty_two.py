@@ -132,7 +132,7 @@ def check(data: dict[str, Any]) -> None:
     limit = data["params"]["elimination_score"]
     for seat in range(n):
         assert data["scores"][seat] == sum(VALUES[c[:-1]] for c in data["score_piles"][seat])
-        assert data["active"][seat] == (data["out_hand"][seat] is None)
+        assert data["active"][seat] == (data["out_hand"][seat] == 0)
         assert (data["scores"][seat] >= limit) != data["active"][seat]
         if not data["active"][seat]:
             assert data["hands"][seat] == [] and data["to_act"] != seat

@@ -163,7 +163,7 @@ class State(ReferenceState):
         self.params = params
         self.rng = SplitMix64(seed)
         self.active = [True] * players
-        self.out_hand: list[Optional[int]] = [None] * players
+        self.out_hand = [0] * players  # hand in which each seat went out; 0 = still in
         self.score_piles: list[list[str]] = [[] for _ in range(players)]
         self.last_trick: Optional[dict[str, Any]] = None
         self._history: list[str] = []
@@ -408,7 +408,7 @@ class State(ReferenceState):
 
         def standing(seat: int) -> tuple[int, int, int]:
             out = self.out_hand[seat]
-            return (0, 0, scores[seat]) if out is None else (1, -out, scores[seat])
+            return (0, 0, scores[seat]) if out == 0 else (1, -out, scores[seat])
 
         return competition_placements(self.players, lambda a, b: standing(a) < standing(b))
 
@@ -472,17 +472,14 @@ class State(ReferenceState):
         state = cls.__new__(cls)
         state.players, state.params = players, params
         state.rng = SplitMix64(_uint(data, "rng"))
-        state.hand_number = _uint(data, "hand_number")
+        state.hand_number = _count(data["hand_number"], "hand_number")
         state.dealer = _seat(data["dealer"], players, "dealer")
         state.target_size = _uint(data, "target_size")
         state.deal_size = _uint(data, "deal_size")
         state.phase = data["phase"]
         state.to_act = None if data["to_act"] is None else _seat(data["to_act"], players, "to_act")
         state.active = [_bool(a, "active") for a in _per_seat(data, "active", players)]
-        state.out_hand = [
-            None if h is None else _uint({"out_hand": h}, "out_hand")  # reuse the int check
-            for h in _per_seat(data, "out_hand", players)
-        ]
+        state.out_hand = [_count(h, "out_hand") for h in _per_seat(data, "out_hand", players)]
         piles, hands = _per_seat(data, "score_piles", players), _per_seat(data, "hands", players)
         state.score_piles = [_cards(p, "score_piles") for p in piles]
         state.hands = [_cards(h, "hands") for h in hands]
@@ -517,6 +514,12 @@ def _uint(data: dict[str, Any], key: str) -> int:
     value = data[key]
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1 << 64:
         _fail(f"field {key!r} must be a non-negative integer")
+    return value
+
+
+def _count(value: Any, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1 << 32:
+        _fail(f"{key!r} must hold non-negative integers")
     return value
 
 
@@ -620,14 +623,14 @@ def _check_seats(state: State) -> None:
         _fail("deal_size out of range")
     for seat in range(state.players):
         out = state.out_hand[seat]
-        if state.active[seat] != (out is None):
-            _fail("a seat is active exactly when out_hand is null")
+        if state.active[seat] != (out == 0):
+            _fail("a seat is active exactly when out_hand is 0")
         reached = state.scores()[seat] >= limit
-        if out is not None and not (1 <= out <= state.hand_number and reached):
+        if out != 0 and not (out <= state.hand_number and reached):
             _fail("an eliminated seat must have reached the elimination score in an earlier hand")
-        if out is None and reached:
+        if out == 0 and reached:
             _fail("an active seat cannot have reached the elimination score")
-        if out is not None and (state.hands[seat] or state.discards[seat]):
+        if out != 0 and (state.hands[seat] or state.discards[seat]):
             _fail("an eliminated seat holds no cards")
 
 

@@ -305,7 +305,7 @@ pub struct TwentyTwo {
     deal_size: u8,
     /// Bit s set while seat s is in the game.
     active: u8,
-    /// Hand in which each seat went out; 0 while active.
+    /// Hand in which each seat went out; 0 while active (hands are numbered from 1).
     out_hand: [u32; MAX_PLAYERS],
     piles: [u64; MAX_PLAYERS],
     hands: [u64; MAX_PLAYERS],
@@ -680,7 +680,7 @@ impl TwentyTwo {
     }
 
     fn out_hand_json(&self) -> Value {
-        self.per_seat(|s| (self.out_hand[s] != 0).then_some(self.out_hand[s]))
+        self.per_seat(|s| self.out_hand[s])
     }
 
     fn stock_texts(&self) -> Vec<&'static str> {
@@ -950,11 +950,10 @@ impl TwentyTwo {
             self.active |= (a as u8) << s;
         }
         for (s, h) in per_seat(v, "out_hand", n)?.iter().enumerate() {
-            self.out_hand[s] = match h {
-                Value::Null => 0,
-                h => h.as_u64().and_then(|x| u32::try_from(x).ok()).ok_or_else(|| bad("field \"out_hand\" must be a non-negative integer"))?,
-            };
-            ensure(self.out_hand[s] != 0 || h.is_null(), || "an eliminated seat must have reached the elimination score in an earlier hand".into())?;
+            self.out_hand[s] = h
+                .as_u64()
+                .and_then(|x| u32::try_from(x).ok())
+                .ok_or_else(|| bad("\"out_hand\" must hold non-negative integers"))?;
         }
         for (key, target) in [("score_piles", &mut self.piles), ("hands", &mut self.hands), ("discards", &mut self.discards)] {
             for (s, x) in per_seat(v, key, n)?.iter().enumerate() {
@@ -1041,7 +1040,7 @@ impl TwentyTwo {
         for s in 0..self.n() {
             let out = self.out_hand[s];
             let score = set_value(self.piles[s]);
-            ensure(self.is_active(s as u8) == (out == 0), || "a seat is active exactly when out_hand is null".into())?;
+            ensure(self.is_active(s as u8) == (out == 0), || "a seat is active exactly when out_hand is 0".into())?;
             ensure(out == 0 || (out <= self.hand_number && score >= limit), || {
                 "an eliminated seat must have reached the elimination score in an earlier hand".into()
             })?;
