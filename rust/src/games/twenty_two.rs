@@ -41,7 +41,6 @@ const CARDS: u64 = (1 << 52) - 1;
 // §1–2 Cards
 // ---------------------------------------------------------------------------
 
-
 /// Rank of a card, 0 (a 2) to 12 (an ace).
 #[inline]
 fn rank(card: u32) -> u32 {
@@ -70,13 +69,10 @@ fn canonical_card(i: usize) -> u8 {
 
 /// Card codes by card index (rank * 4 + suit), i.e. in play order.
 const CARD_CODES: [&str; 52] = [
-    "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S",
-    "4C", "4D", "4H", "4S", "5C", "5D", "5H", "5S",
-    "6C", "6D", "6H", "6S", "7C", "7D", "7H", "7S",
-    "8C", "8D", "8H", "8S", "9C", "9D", "9H", "9S",
-    "10C", "10D", "10H", "10S", "JC", "JD", "JH", "JS",
-    "QC", "QD", "QH", "QS", "KC", "KD", "KH", "KS",
-    "AC", "AD", "AH", "AS",
+    "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D", "4H", "4S", "5C", "5D", "5H", "5S",
+    "6C", "6D", "6H", "6S", "7C", "7D", "7H", "7S", "8C", "8D", "8H", "8S", "9C", "9D", "9H", "9S",
+    "10C", "10D", "10H", "10S", "JC", "JD", "JH", "JS", "QC", "QD", "QH", "QS", "KC", "KD", "KH",
+    "KS", "AC", "AD", "AH", "AS",
 ];
 
 #[inline]
@@ -94,7 +90,9 @@ fn set_texts(set: u64) -> Vec<&'static str> {
 
 /// The canonical 52 card codes, as an explicit deck must list them.
 pub fn canonical_deck() -> Vec<String> {
-    (0..52).map(|i| card_text(canonical_card(i) as u32).to_string()).collect()
+    (0..52)
+        .map(|i| card_text(canonical_card(i) as u32).to_string())
+        .collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -105,13 +103,17 @@ pub fn canonical_deck() -> Vec<String> {
 #[inline]
 fn beats_or_equals(set: u64, bar: u64) -> bool {
     set.count_ones() == bar.count_ones()
-        && bits(set as u128).zip(bits(bar as u128)).all(|(a, b)| rank(a) >= rank(b))
+        && bits(set as u128)
+            .zip(bits(bar as u128))
+            .all(|(a, b)| rank(a) >= rank(b))
 }
 
 /// TT-10: the ranks of `set` are the k lowest ranks of `hand`.
 #[inline]
 fn is_lowest_set(set: u64, hand: u64) -> bool {
-    bits(set as u128).zip(bits(hand as u128)).all(|(a, b)| rank(a) == rank(b))
+    bits(set as u128)
+        .zip(bits(hand as u128))
+        .all(|(a, b)| rank(a) == rank(b))
 }
 
 /// The k highest cards of a hand: if any k-subset meets the bar, this one does.
@@ -139,7 +141,9 @@ fn for_each_subset(cards: &[u8], j: usize, mut f: impl FnMut(u64)) {
     loop {
         f(idx[..j].iter().fold(0u64, |set, &i| set | 1 << cards[i]));
         // Advance the rightmost index that can still move right.
-        let Some(i) = (0..j).rev().find(|&i| idx[i] < n - j + i) else { return };
+        let Some(i) = (0..j).rev().find(|&i| idx[i] < n - j + i) else {
+            return;
+        };
         idx[i] += 1;
         for t in i + 1..j {
             idx[t] = idx[t - 1] + 1;
@@ -200,15 +204,22 @@ impl Params {
     pub fn parse(players: i64, mut given: Vec<(String, Param)>) -> Result<Self, Error> {
         let players = check_players(players, 2, MAX_PLAYERS as i64)?;
         // `first_dealer` is a seat or "random"; the reader only knows one type per key.
-        let random = given.iter().position(|(k, v)| k == "first_dealer" && *v == Param::Str("random".into()));
+        let random = given
+            .iter()
+            .position(|(k, v)| k == "first_dealer" && *v == Param::Str("random".into()));
         if let Some(i) = random {
             given.remove(i);
         }
-        let bad_dealer = given.iter().find(|(k, v)| k == "first_dealer" && !matches!(v, Param::Int(_)));
+        let bad_dealer = given
+            .iter()
+            .find(|(k, v)| k == "first_dealer" && !matches!(v, Param::Int(_)));
         if let Some((_, v)) = bad_dealer {
             return Err(Error::InvalidParams {
                 key: "first_dealer".into(),
-                message: format!("must be a seat from 0 to {} or \"random\", got {v:?}", players - 1),
+                message: format!(
+                    "must be a seat from 0 to {} or \"random\", got {v:?}",
+                    players - 1
+                ),
             });
         }
         let mut r = ParamReader::new(given);
@@ -227,7 +238,8 @@ impl Params {
         if params.tied_dealer_first && params.tie != Tie::AllTiedScore {
             return Err(Error::InvalidParams {
                 key: "tied_dealer".into(),
-                message: "\"first\" is allowed only with last_trick_tie = \"all_tied_score\"".into(),
+                message: "\"first\" is allowed only with last_trick_tie = \"all_tied_score\""
+                    .into(),
             });
         }
         Ok(params)
@@ -286,11 +298,19 @@ struct Trick {
 
 impl Trick {
     fn new(leader: u8) -> Self {
-        Trick { leader, bar_holder: NONE, ..Trick::default() }
+        Trick {
+            leader,
+            bar_holder: NONE,
+            ..Trick::default()
+        }
     }
 
     fn plays_json(&self) -> Value {
-        Value::Array((0..self.len as usize).map(|i| json!([self.seats[i], set_texts(self.sets[i])])).collect())
+        Value::Array(
+            (0..self.len as usize)
+                .map(|i| json!([self.seats[i], set_texts(self.sets[i])]))
+                .collect(),
+        )
     }
 }
 
@@ -390,7 +410,10 @@ impl TwentyTwo {
     /// The first active seat after `seat`, clockwise.
     fn next_active(&self, seat: u8) -> u8 {
         let n = self.n() as u8;
-        (1..=n).map(|i| (seat + i) % n).find(|&s| self.is_active(s)).unwrap_or(seat)
+        (1..=n)
+            .map(|i| (seat + i) % n)
+            .find(|&s| self.is_active(s))
+            .unwrap_or(seat)
     }
 
     /// TT-3: every card not in a score pile, canonical order, into `out`; returns the count.
@@ -472,7 +495,8 @@ impl TwentyTwo {
         let bar = self.trick.bar;
         let k = bar.count_ones() as usize;
         let (cards, n) = card_list(hand);
-        let must_beat = self.params.lowest_only_if_cannot_beat && beats_or_equals(highest(hand, k as u32), bar);
+        let must_beat =
+            self.params.lowest_only_if_cannot_beat && beats_or_equals(highest(hand, k as u32), bar);
         let lowest_ok = !must_beat;
         for_each_subset(&cards[..n], k, |set| {
             if beats_or_equals(set, bar) || (lowest_ok && is_lowest_set(set, hand)) {
@@ -505,10 +529,14 @@ impl TwentyTwo {
         }
         let beats = beats_or_equals(set, bar);
         let lowest = is_lowest_set(set, hand);
-        if self.params.lowest_only_if_cannot_beat && !beats && beats_or_equals(highest(hand, k), bar) {
+        if self.params.lowest_only_if_cannot_beat
+            && !beats
+            && beats_or_equals(highest(hand, k), bar)
+        {
             return Some("it can beat or equal the best set, so it must".into());
         }
-        (!beats && !lowest).then(|| "the set neither beats or equals the best set nor is its lowest set".into())
+        (!beats && !lowest)
+            .then(|| "the set neither beats or equals the best set nor is its lowest set".into())
     }
 
     // -----------------------------------------------------------------------
@@ -573,14 +601,26 @@ impl TwentyTwo {
     fn score_final_trick(&mut self) {
         let t = self.trick;
         let plays = t.len as usize;
-        let top = (0..plays).map(|i| rank(t.sets[i].trailing_zeros())).max().unwrap_or(0);
+        let top = (0..plays)
+            .map(|i| rank(t.sets[i].trailing_zeros()))
+            .max()
+            .unwrap_or(0);
         let tied = |i: &usize| rank(t.sets[*i].trailing_zeros()) == top;
         let first = (0..plays).find(tied).unwrap_or(0);
         let last = (0..plays).rev().find(tied).unwrap_or(0);
         let (scorers, next_dealer) = match self.params.tie {
             Tie::AllTiedScore => {
-                let all = (0..plays).filter(tied).fold(0u8, |m, i| m | 1 << t.seats[i]);
-                (all, t.seats[if self.params.tied_dealer_first { first } else { last }])
+                let all = (0..plays)
+                    .filter(tied)
+                    .fold(0u8, |m, i| m | 1 << t.seats[i]);
+                (
+                    all,
+                    t.seats[if self.params.tied_dealer_first {
+                        first
+                    } else {
+                        last
+                    }],
+                )
             }
             Tie::LastPlayedWins => (1 << t.seats[last], t.seats[last]),
             Tie::FirstPlayedWins => (1 << t.seats[first], t.seats[first]),
@@ -599,7 +639,8 @@ impl TwentyTwo {
     /// §6.5: reaching `elimination_score` puts a seat out (TT-16).
     fn eliminate(&mut self) {
         for s in 0..self.n() {
-            if self.is_active(s as u8) && set_value(self.piles[s]) >= self.params.elimination_score {
+            if self.is_active(s as u8) && set_value(self.piles[s]) >= self.params.elimination_score
+            {
                 self.active &= !(1 << s);
                 self.out_hand[s] = self.hand_number;
             }
@@ -673,7 +714,11 @@ impl TwentyTwo {
         match &self.last_trick {
             None => Value::Null,
             Some((t, scorers)) => {
-                let seats: Vec<u8> = t.seats[..t.len as usize].iter().copied().filter(|&s| scorers >> s & 1 == 1).collect();
+                let seats: Vec<u8> = t.seats[..t.len as usize]
+                    .iter()
+                    .copied()
+                    .filter(|&s| scorers >> s & 1 == 1)
+                    .collect();
                 json!({"plays": t.plays_json(), "scorers": seats})
             }
         }
@@ -684,7 +729,10 @@ impl TwentyTwo {
     }
 
     fn stock_texts(&self) -> Vec<&'static str> {
-        self.stock[self.stock_top as usize..self.stock_len as usize].iter().map(|&c| card_text(c as u32)).collect()
+        self.stock[self.stock_top as usize..self.stock_len as usize]
+            .iter()
+            .map(|&c| card_text(c as u32))
+            .collect()
     }
 }
 
@@ -719,7 +767,9 @@ impl Rules for TwentyTwo {
         let verb_is_play = action & PLAY != 0;
         match (self.phase, verb_is_play) {
             (Phase::GameOver, _) => return Some("the game is over".into()),
-            (Phase::Discard, true) => return Some("it is the discard phase; it must discard".into()),
+            (Phase::Discard, true) => {
+                return Some("it is the discard phase; it must discard".into())
+            }
             (Phase::Play, false) => return Some("it is the play phase; it must play".into()),
             _ => {}
         }
@@ -731,7 +781,9 @@ impl Rules for TwentyTwo {
             return self.play_problem(set);
         }
         let most = hand.count_ones().min(self.stock_size());
-        (set.count_ones() > most).then(|| format!("it may discard at most {most} cards (its hand and the stock limit it)"))
+        (set.count_ones() > most).then(|| {
+            format!("it may discard at most {most} cards (its hand and the stock limit it)")
+        })
     }
 
     fn apply_unchecked(&mut self, action: Action) {
@@ -767,7 +819,11 @@ impl Rules for TwentyTwo {
     }
 
     fn write_action(action: Action, out: &mut String) {
-        out.push_str(if action & PLAY != 0 { "play" } else { "discard" });
+        out.push_str(if action & PLAY != 0 {
+            "play"
+        } else {
+            "discard"
+        });
         for c in bits((action & CARDS) as u128) {
             out.push(' ');
             out.push_str(card_text(c));
@@ -779,7 +835,8 @@ impl Rules for TwentyTwo {
     }
 
     fn placements(&self) -> Option<Vec<u32>> {
-        (self.phase == Phase::GameOver).then(|| competition_placements(self.n(), |a, b| self.standing(a) < self.standing(b)))
+        (self.phase == Phase::GameOver)
+            .then(|| competition_placements(self.n(), |a, b| self.standing(a) < self.standing(b)))
     }
 
     fn observation(&self, seat: usize) -> Value {
@@ -787,13 +844,22 @@ impl Rules for TwentyTwo {
         m.insert("game".into(), json!(Self::ID));
         m.insert("seat".into(), json!(seat));
         self.public_fields(&mut m);
-        m.insert("hand".into(), json!(set_texts(self.hands.get(seat).copied().unwrap_or(0))));
+        m.insert(
+            "hand".into(),
+            json!(set_texts(self.hands.get(seat).copied().unwrap_or(0))),
+        );
         m.insert("stock_size".into(), json!(self.stock_size()));
         if self.phase == Phase::GameOver {
             m.insert("stock_size".into(), json!(0));
         }
-        m.insert("discard_counts".into(), self.per_seat(|s| self.discards[s].count_ones()));
-        m.insert("my_discards".into(), json!(set_texts(self.discards.get(seat).copied().unwrap_or(0))));
+        m.insert(
+            "discard_counts".into(),
+            self.per_seat(|s| self.discards[s].count_ones()),
+        );
+        m.insert(
+            "my_discards".into(),
+            json!(set_texts(self.discards.get(seat).copied().unwrap_or(0))),
+        );
         Value::Object(m)
     }
 
@@ -804,8 +870,18 @@ impl Rules for TwentyTwo {
         m.insert("rng".into(), json!(self.rng.state));
         m.insert("hands".into(), self.per_seat(|s| set_texts(self.hands[s])));
         m.insert("stock".into(), json!(self.stock_texts()));
-        m.insert("discards".into(), self.per_seat(|s| set_texts(self.discards[s])));
-        m.insert("history".into(), json!(self.history.iter().map(|&a| Self::action_text(a)).collect::<Vec<_>>()));
+        m.insert(
+            "discards".into(),
+            self.per_seat(|s| set_texts(self.discards[s])),
+        );
+        m.insert(
+            "history".into(),
+            json!(self
+                .history
+                .iter()
+                .map(|&a| Self::action_text(a))
+                .collect::<Vec<_>>()),
+        );
         Value::Object(m)
     }
 
@@ -827,7 +903,10 @@ impl TwentyTwo {
         m.insert("to_act".into(), json!(self.current_player()));
         m.insert("active".into(), self.per_seat(|s| self.is_active(s as u8)));
         m.insert("out_hand".into(), self.out_hand_json());
-        m.insert("score_piles".into(), self.per_seat(|s| set_texts(self.piles[s])));
+        m.insert(
+            "score_piles".into(),
+            self.per_seat(|s| set_texts(self.piles[s])),
+        );
         m.insert("scores".into(), json!(self.scores()));
         m.insert("trick".into(), self.trick_json());
         m.insert("tricks".into(), self.tricks_json());
@@ -840,7 +919,9 @@ impl TwentyTwo {
 // ---------------------------------------------------------------------------
 
 fn bad(message: impl Into<String>) -> Error {
-    Error::InvalidState { message: message.into() }
+    Error::InvalidState {
+        message: message.into(),
+    }
 }
 
 fn seat_of(v: &Value, n: usize, what: &str) -> Result<u8, Error> {
@@ -856,9 +937,12 @@ fn card_seq(v: &Value, what: &str, ordered: bool) -> Result<Vec<u8>, Error> {
     let mut seen = 0u64;
     let mut out = Vec::new();
     for text in json::strings(v, what)? {
-        let c = parse_card(text).ok_or_else(|| bad(format!("{what:?} must hold lists of card codes")))?;
+        let c = parse_card(text)
+            .ok_or_else(|| bad(format!("{what:?} must hold lists of card codes")))?;
         let later = out.last().is_none_or(|&last: &u8| c > last as u32);
-        ensure(seen >> c & 1 == 0 && (!ordered || later), || format!("{what:?}: cards must be distinct and in play order"))?;
+        ensure(seen >> c & 1 == 0 && (!ordered || later), || {
+            format!("{what:?}: cards must be distinct and in play order")
+        })?;
         seen |= 1 << c;
         out.push(c as u8);
     }
@@ -871,20 +955,34 @@ fn card_set(v: &Value, what: &str) -> Result<u64, Error> {
 
 fn per_seat<'a>(v: &'a Value, key: &str, n: usize) -> Result<&'a Vec<Value>, Error> {
     let a = json::array(v, key)?;
-    ensure(a.len() == n, || format!("{key:?} must have one entry per seat"))?;
+    ensure(a.len() == n, || {
+        format!("{key:?} must have one entry per seat")
+    })?;
     Ok(a)
 }
 
 /// A trick object with exactly the fields `fields` (sorted); `plays` is read
 /// into a [`Trick`], the other fields are left to the caller.
 fn trick_of(v: &Value, n: usize, what: &str, fields: &[&str]) -> Result<Trick, Error> {
-    let ok = v.as_object().is_some_and(|o| o.len() == fields.len() && fields.iter().all(|f| o.contains_key(*f)));
-    ensure(ok, || format!("{what:?} must be an object with the fields {}", fields.join(", ")))?;
+    let ok = v
+        .as_object()
+        .is_some_and(|o| o.len() == fields.len() && fields.iter().all(|f| o.contains_key(*f)));
+    ensure(ok, || {
+        format!(
+            "{what:?} must be an object with the fields {}",
+            fields.join(", ")
+        )
+    })?;
     let mut t = Trick::new(0);
     for play in json::array(v, "plays")? {
-        let pair = play.as_array().filter(|p| p.len() == 2).ok_or_else(|| bad(format!("{what:?}: each play must be [seat, cards]")))?;
+        let pair = play
+            .as_array()
+            .filter(|p| p.len() == 2)
+            .ok_or_else(|| bad(format!("{what:?}: each play must be [seat, cards]")))?;
         let seat = seat_of(&pair[0], n, what)?;
-        ensure(t.seats[..t.len as usize].iter().all(|&s| s != seat), || format!("{what:?}: a seat plays once per trick"))?;
+        ensure(t.seats[..t.len as usize].iter().all(|&s| s != seat), || {
+            format!("{what:?}: a seat plays once per trick")
+        })?;
         t.seats[t.len as usize] = seat;
         t.sets[t.len as usize] = card_set(&pair[1], what)?;
         t.len += 1;
@@ -895,18 +993,35 @@ fn trick_of(v: &Value, n: usize, what: &str, fields: &[&str]) -> Result<Trick, E
 impl TwentyTwo {
     /// Loads a state written by `to_json` (either engine), checking it.
     pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        ensure(json::string(v, "game")? == Self::ID, || "not a twenty_two state".into())?;
+        ensure(json::string(v, "game")? == Self::ID, || {
+            "not a twenty_two state".into()
+        })?;
         ensure(json::uint(v, "players")? == params.players as u64, || {
-            format!("the state is for {} players, the game for {}", v["players"], params.players)
+            format!(
+                "the state is for {} players, the game for {}",
+                v["players"], params.players
+            )
         })?;
         ensure(json::field(v, "params")? == &params.to_json(), || {
-            format!("the state's params {} differ from the game's {}", v["params"], params.to_json())
+            format!(
+                "the state's params {} differ from the game's {}",
+                v["params"],
+                params.to_json()
+            )
         })?;
         let n = params.players;
-        let mut g = TwentyTwo::new(Params { first_dealer: Some(0), ..params }, 0, Some(&canonical_deck()))?;
+        let mut g = TwentyTwo::new(
+            Params {
+                first_dealer: Some(0),
+                ..params
+            },
+            0,
+            Some(&canonical_deck()),
+        )?;
         g.params = params;
         g.rng = SplitMix64::new(json::uint(v, "rng")?);
-        g.hand_number = u32::try_from(json::uint(v, "hand_number")?).map_err(|_| bad("hand_number out of range"))?;
+        g.hand_number = u32::try_from(json::uint(v, "hand_number")?)
+            .map_err(|_| bad("hand_number out of range"))?;
         g.dealer = seat_of(json::field(v, "dealer")?, n, "dealer")?;
         let small = |key: &str| -> Result<u8, Error> {
             let x = json::uint(v, key)?;
@@ -933,10 +1048,15 @@ impl TwentyTwo {
         g.read_tricks(v)?;
         g.history.clear();
         for text in json::strings(json::field(v, "history")?, "history")? {
-            g.history.push(Self::parse_action(text).ok_or_else(|| bad(format!("{text:?} in history is not an action")))?);
+            g.history.push(
+                Self::parse_action(text)
+                    .ok_or_else(|| bad(format!("{text:?} in history is not an action")))?,
+            );
         }
         let scores = json::ints(json::field(v, "scores")?, "scores")?;
-        ensure(scores == g.scores(), || "scores must be the point values of the score piles".into())?;
+        ensure(scores == g.scores(), || {
+            "scores must be the point values of the score piles".into()
+        })?;
         g.check_whole()?;
         Ok(g)
     }
@@ -946,7 +1066,9 @@ impl TwentyTwo {
         let n = self.n();
         self.active = 0;
         for (s, a) in per_seat(v, "active", n)?.iter().enumerate() {
-            let a = a.as_bool().ok_or_else(|| bad("\"active\" must hold true or false"))?;
+            let a = a
+                .as_bool()
+                .ok_or_else(|| bad("\"active\" must hold true or false"))?;
             self.active |= (a as u8) << s;
         }
         for (s, h) in per_seat(v, "out_hand", n)?.iter().enumerate() {
@@ -955,7 +1077,11 @@ impl TwentyTwo {
                 .and_then(|x| u32::try_from(x).ok())
                 .ok_or_else(|| bad("\"out_hand\" must hold non-negative integers"))?;
         }
-        for (key, target) in [("score_piles", &mut self.piles), ("hands", &mut self.hands), ("discards", &mut self.discards)] {
+        for (key, target) in [
+            ("score_piles", &mut self.piles),
+            ("hands", &mut self.hands),
+            ("discards", &mut self.discards),
+        ] {
             for (s, x) in per_seat(v, key, n)?.iter().enumerate() {
                 target[s] = card_set(x, key)?;
             }
@@ -967,7 +1093,9 @@ impl TwentyTwo {
     fn read_tricks(&mut self, v: &Value) -> Result<(), Error> {
         let n = self.n();
         let trick = json::field(v, "trick")?;
-        ensure(trick.is_null() == (self.phase != Phase::Play), || "the play phase, and only it, has a current trick".into())?;
+        ensure(trick.is_null() == (self.phase != Phase::Play), || {
+            "the play phase, and only it, has a current trick".into()
+        })?;
         if !trick.is_null() {
             let mut t = trick_of(trick, n, "trick", &["bar", "bar_holder", "leader", "plays"])?;
             t.leader = seat_of(&trick["leader"], n, "trick")?;
@@ -979,7 +1107,9 @@ impl TwentyTwo {
             self.trick = t;
         }
         let tricks = json::array(v, "tricks")?;
-        ensure(tricks.len() <= MAX_TRICKS, || "too many completed tricks".into())?;
+        ensure(tricks.len() <= MAX_TRICKS, || {
+            "too many completed tricks".into()
+        })?;
         self.tricks.clear();
         for x in tricks {
             let mut t = trick_of(x, n, "tricks", &["leader", "plays", "winner"])?;
@@ -991,10 +1121,19 @@ impl TwentyTwo {
         self.last_trick = None;
         if !last.is_null() {
             let t = trick_of(last, n, "last_trick", &["plays", "scorers"])?;
-            let listed = json::array(last, "scorers")?.iter().map(|s| seat_of(s, n, "last_trick")).collect::<Result<Vec<_>, _>>()?;
+            let listed = json::array(last, "scorers")?
+                .iter()
+                .map(|s| seat_of(s, n, "last_trick"))
+                .collect::<Result<Vec<_>, _>>()?;
             let scorers = listed.iter().fold(0u8, |m, &s| m | 1 << s);
-            let in_order: Vec<u8> = t.seats[..t.len as usize].iter().copied().filter(|&s| scorers >> s & 1 == 1).collect();
-            ensure(in_order == listed, || "\"last_trick\": scorers must be distinct seats of the trick, in play order".into())?;
+            let in_order: Vec<u8> = t.seats[..t.len as usize]
+                .iter()
+                .copied()
+                .filter(|&s| scorers >> s & 1 == 1)
+                .collect();
+            ensure(in_order == listed, || {
+                "\"last_trick\": scorers must be distinct seats of the trick, in play order".into()
+            })?;
             self.last_trick = Some((t, scorers));
         }
         Ok(())
@@ -1019,33 +1158,52 @@ impl TwentyTwo {
             seen |= set;
             count += set.count_ones();
         };
-        add(self.stock[..self.stock_len as usize].iter().fold(0, |a, &c| a | 1 << c));
+        add(self.stock[..self.stock_len as usize]
+            .iter()
+            .fold(0, |a, &c| a | 1 << c));
         for s in 0..self.n() {
             add(self.hands[s]);
             add(self.discards[s]);
             add(self.piles[s]);
         }
-        let current = if self.phase == Phase::Play { std::slice::from_ref(&self.trick) } else { &[] };
+        let current = if self.phase == Phase::Play {
+            std::slice::from_ref(&self.trick)
+        } else {
+            &[]
+        };
         for t in self.tricks.iter().chain(current) {
             (0..t.len as usize).for_each(|i| add(t.sets[i]));
         }
         ensure(seen == CARDS && count == 52, || {
-            "the cards in hands, stock, discards, tricks and score piles are not the 52 cards".into()
+            "the cards in hands, stock, discards, tricks and score piles are not the 52 cards"
+                .into()
         })
     }
 
     fn check_seats(&self) -> Result<(), Error> {
-        ensure(self.hand_number >= 1, || "hand_number or target_size out of range".into())?;
+        ensure(self.hand_number >= 1, || {
+            "hand_number or target_size out of range".into()
+        })?;
         let limit = self.params.elimination_score;
         for s in 0..self.n() {
             let out = self.out_hand[s];
             let score = set_value(self.piles[s]);
-            ensure(self.is_active(s as u8) == (out == 0), || "a seat is active exactly when out_hand is 0".into())?;
-            ensure(out == 0 || (out <= self.hand_number && score >= limit), || {
-                "an eliminated seat must have reached the elimination score in an earlier hand".into()
+            ensure(self.is_active(s as u8) == (out == 0), || {
+                "a seat is active exactly when out_hand is 0".into()
             })?;
-            ensure(out != 0 || score < limit, || "an active seat cannot have reached the elimination score".into())?;
-            ensure(out == 0 || (self.hands[s] | self.discards[s]) == 0, || "an eliminated seat holds no cards".into())?;
+            ensure(
+                out == 0 || (out <= self.hand_number && score >= limit),
+                || {
+                    "an eliminated seat must have reached the elimination score in an earlier hand"
+                        .into()
+                },
+            )?;
+            ensure(out != 0 || score < limit, || {
+                "an active seat cannot have reached the elimination score".into()
+            })?;
+            ensure(out == 0 || (self.hands[s] | self.discards[s]) == 0, || {
+                "an eliminated seat holds no cards".into()
+            })?;
         }
         Ok(())
     }
@@ -1059,27 +1217,42 @@ impl TwentyTwo {
             s = self.next_active(s);
             *slot = s;
         }
-        ensure(p >= 2 && seats[..p].contains(&self.to_act), || "a hand needs two active seats, one of them to act".into())?;
+        ensure(p >= 2 && seats[..p].contains(&self.to_act), || {
+            "a hand needs two active seats, one of them to act".into()
+        })?;
         Ok((seats, p))
     }
 
     fn check_discard_phase(&self) -> Result<(), Error> {
         let (seats, p) = self.check_hand_in_progress()?;
-        ensure(self.tricks.is_empty(), || "no trick is played during the discard phase".into())?;
-        let at = seats[..p].iter().position(|&s| s == self.to_act).unwrap_or(0);
-        ensure(seats[at + 1..p].iter().all(|&s| self.discards[s as usize] == 0), || {
-            "a seat that has not had its discard turn has discards".into()
+        ensure(self.tricks.is_empty(), || {
+            "no trick is played during the discard phase".into()
         })?;
-        ensure(seats[..p].iter().all(|&s| self.hands[s as usize].count_ones() == self.deal_size as u32), || {
-            "during the discard phase every active hand holds deal_size cards".into()
-        })
+        let at = seats[..p]
+            .iter()
+            .position(|&s| s == self.to_act)
+            .unwrap_or(0);
+        ensure(
+            seats[at + 1..p]
+                .iter()
+                .all(|&s| self.discards[s as usize] == 0),
+            || "a seat that has not had its discard turn has discards".into(),
+        )?;
+        ensure(
+            seats[..p]
+                .iter()
+                .all(|&s| self.hands[s as usize].count_ones() == self.deal_size as u32),
+            || "during the discard phase every active hand holds deal_size cards".into(),
+        )
     }
 
     /// The trick's plays follow the turn order and agree with its bar; hands are equal.
     fn check_play_phase(&self) -> Result<(), Error> {
         let (seats, p) = self.check_hand_in_progress()?;
         let t = &self.trick;
-        ensure(self.is_active(t.leader), || "the play phase needs a trick led by an active seat".into())?;
+        ensure(self.is_active(t.leader), || {
+            "the play phase needs a trick led by an active seat".into()
+        })?;
         let mut order = [0u8; MAX_PLAYERS];
         order[0] = t.leader;
         for i in 1..p {
@@ -1089,7 +1262,9 @@ impl TwentyTwo {
         ensure(played < p && t.seats[..played] == order[..played], || {
             "the trick's plays must follow the turn order from its leader".into()
         })?;
-        ensure(self.to_act == order[played], || "to_act must be the next seat in the trick".into())?;
+        ensure(self.to_act == order[played], || {
+            "to_act must be the next seat in the trick".into()
+        })?;
         let (mut bar, mut holder) = (0u64, NONE);
         for i in 0..played {
             if i == 0 || beats_or_equals(t.sets[i], bar) {
@@ -1097,17 +1272,25 @@ impl TwentyTwo {
                 holder = t.seats[i];
             }
         }
-        ensure(t.bar == bar && t.bar_holder == holder, || "the trick's bar and bar_holder do not follow from its plays".into())?;
+        ensure(t.bar == bar && t.bar_holder == holder, || {
+            "the trick's bar and bar_holder do not follow from its plays".into()
+        })?;
         let k = bar.count_ones();
         let size_of = |s: u8| self.hands[s as usize].count_ones();
         let h = size_of(order[played]);
         let equal = (0..played).all(|i| t.sets[i].count_ones() == k && size_of(order[i]) + k == h)
             && order[played..p].iter().all(|&s| size_of(s) == h);
-        ensure(equal && h > 0, || "hands are not equal in size or the trick's sets differ in size".into())?;
+        ensure(equal && h > 0, || {
+            "hands are not equal in size or the trick's sets differ in size".into()
+        })?;
         let all = seats[..p].iter().fold(0u8, |m, &s| m | 1 << s);
         for d in &self.tricks {
-            let who = d.seats[..d.len as usize].iter().fold(0u8, |m, &s| m | 1 << s);
-            ensure(who == all && d.len as usize == p, || "every completed trick has one play per active seat".into())?;
+            let who = d.seats[..d.len as usize]
+                .iter()
+                .fold(0u8, |m, &s| m | 1 << s);
+            ensure(who == all && d.len as usize == p, || {
+                "every completed trick has one play per active seat".into()
+            })?;
         }
         Ok(())
     }
@@ -1117,6 +1300,8 @@ impl TwentyTwo {
             "a finished game has at most one active seat and nobody to act".into()
         })?;
         let holding = (0..self.n()).any(|s| (self.hands[s] | self.discards[s]) != 0);
-        ensure(self.tricks.is_empty() && !holding, || "a finished game has no cards in play".into())
+        ensure(self.tricks.is_empty() && !holding, || {
+            "a finished game has no cards in play".into()
+        })
     }
 }
