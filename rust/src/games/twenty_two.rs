@@ -1158,7 +1158,7 @@ impl TwentyTwo {
             seen |= set;
             count += set.count_ones();
         };
-        add(self.stock[..self.stock_len as usize]
+        add(self.stock[self.stock_top as usize..self.stock_len as usize]
             .iter()
             .fold(0, |a, &c| a | 1 << c));
         for s in 0..self.n() {
@@ -1303,5 +1303,170 @@ impl TwentyTwo {
         ensure(self.tricks.is_empty() && !holding, || {
             "a finished game has no cards in play".into()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(players: i64, given: &[(&str, Param)]) -> Result<Params, Error> {
+        Params::parse(
+            players,
+            given
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+    }
+
+    fn set(codes: &[&str]) -> u64 {
+        codes.iter().fold(0, |a, c| a | 1 << parse_card(c).unwrap())
+    }
+
+    #[test]
+    fn card_codes_and_values() {
+        for c in 0..52 {
+            assert_eq!(parse_card(card_text(c)), Some(c));
+        }
+        let deck = canonical_deck();
+        assert_eq!(
+            (
+                deck[0].as_str(),
+                deck[12].as_str(),
+                deck[13].as_str(),
+                deck[51].as_str()
+            ),
+            ("2C", "AC", "2D", "AS")
+        );
+        let values: Vec<u32> = (0..13).map(rank_value).collect();
+        assert_eq!(values, [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]);
+        assert_eq!(parse_card("1C"), None);
+        assert_eq!(parse_card("10c"), None);
+    }
+
+    #[test]
+    fn set_comparison_is_pairwise_after_sorting() {
+        assert!(beats_or_equals(set(&["6H", "7C"]), set(&["6C", "6D"])));
+        assert!(beats_or_equals(set(&["6H", "6S"]), set(&["6C", "6D"])));
+        assert!(!beats_or_equals(set(&["2S", "9H"]), set(&["6C", "6D"])));
+        assert!(!beats_or_equals(set(&["6C", "6D"]), set(&["2S", "9H"])));
+        assert!(is_lowest_set(
+            set(&["2H", "3D"]),
+            set(&["3C", "3D", "9S", "2H"])
+        ));
+        assert!(!is_lowest_set(
+            set(&["2H", "9S"]),
+            set(&["3C", "3D", "9S", "2H"])
+        ));
+        assert_eq!(
+            highest(set(&["2C", "9D", "KH", "AS"]), 2),
+            set(&["KH", "AS"])
+        );
+    }
+
+    #[test]
+    fn subsets_come_in_lexicographic_order() {
+        let mut seen = Vec::new();
+        for_each_subset(&[1, 4, 7, 9], 2, |s| seen.push(s));
+        let expect: Vec<u64> = [(1, 4), (1, 7), (1, 9), (4, 7), (4, 9), (7, 9)]
+            .iter()
+            .map(|(a, b)| (1 << a) | (1 << b))
+            .collect();
+        assert_eq!(seen, expect);
+        let mut count = 0;
+        for_each_subset(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0, |s| {
+            assert_eq!(s, 0);
+            count += 1;
+        });
+        assert_eq!(count, 1);
+    }
+
+    #[test]
+    fn action_grammar() {
+        let a = TwentyTwo::parse_action("play 9S 9C").unwrap();
+        assert_eq!(TwentyTwo::action_text(a), "play 9C 9S");
+        assert_eq!(TwentyTwo::parse_action("discard"), Some(DISCARD));
+        for bad in [
+            "play",
+            "play ",
+            "discard ",
+            "play 9C 9C",
+            "play  9C",
+            "Play 9C",
+            "play 9C,9S",
+            "pass",
+        ] {
+            assert_eq!(TwentyTwo::parse_action(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn variants_are_checked() {
+        assert!(params(3, &[("tied_dealer", Param::Str("first".into()))]).is_ok());
+        let bad = [
+            (
+                "tied_dealer",
+                Param::Str("first".into()),
+                Some(("last_trick_tie", Param::Str("last_played_wins".into()))),
+            ),
+            ("first_dealer", Param::Int(3), None),
+            ("first_dealer", Param::Bool(true), None),
+            ("elimination_score", Param::Int(31), None),
+            ("first_hand_size", Param::Int(1), None),
+        ];
+        for (key, value, other) in bad {
+            let mut given = vec![(key, value)];
+            given.extend(other);
+            assert!(
+                matches!(params(3, &given), Err(Error::InvalidParams { .. })),
+                "{key}"
+            );
+        }
+        let random = params(3, &[("first_dealer", Param::Str("random".into()))]).unwrap();
+        assert_eq!(random.first_dealer, None);
+        assert_eq!(random.to_json()["first_dealer"], json!("random"));
+    }
+
+    #[test]
+    fn explicit_deck_is_dealt_from_the_dealers_left_without_the_generator() {
+        let p = params(3, &[("first_dealer", Param::Int(2))]).unwrap();
+        let g = TwentyTwo::new(p, 5, Some(&canonical_deck())).unwrap();
+        assert_eq!(g.rng.state, 5);
+        assert_eq!(g.hands[0], set(&["2C", "5C", "8C", "JC", "AC", "4D", "7D"]));
+        assert_eq!((g.stock_size(), g.to_act, g.deal_size), (31, 0, 7));
+        assert_eq!(card_text(g.stock[0] as u32), "10D"); // deck card 21
+    }
+
+    /// Random games: cards conserved, equal hands, JSON round trip, the bound of §7.
+    #[test]
+    fn random_games_conserve_cards_and_end() {
+        let mut chooser = SplitMix64::new(3);
+        let mut buf = Vec::new();
+        for seed in 0..30u64 {
+            let n = 2 + (seed % 5) as i64;
+            let p = params(n, &[]).unwrap();
+            let mut g = TwentyTwo::new(p, seed, None).unwrap();
+            let bound = 12 * n * n * 11;
+            let mut steps = 0;
+            while !g.is_terminal() {
+                g.check_whole().unwrap();
+                if steps % 17 == 0 {
+                    let back = TwentyTwo::from_json(p, &g.to_json()).unwrap();
+                    assert_eq!(back.to_json(), g.to_json());
+                }
+                buf.clear();
+                g.legal_actions(&mut buf);
+                assert!(!buf.is_empty());
+                let a = buf[chooser.bounded(buf.len() as u64) as usize];
+                assert_eq!(g.illegal_reason(a), None);
+                g.apply_unchecked(a);
+                steps += 1;
+                assert!(steps <= bound);
+            }
+            g.check_whole().unwrap();
+            let placements = g.placements().unwrap();
+            assert!(placements.contains(&1));
+        }
     }
 }
