@@ -357,3 +357,25 @@ def test_inconsistent_states_are_rejected(engine: str, change: dict[str, Any]) -
     data.update(change)
     with pytest.raises(cardref.InvalidStateError):
         game.state_from_json(json.dumps(data))
+
+
+# The heuristic bot ------------------------------------------------------------------------------
+
+
+def test_heuristic_bot_plays_legally_and_beats_random() -> None:
+    import random
+
+    from cardref.bots.heuristic.twenty_two import Bot
+
+    wins = 0
+    for i in range(20):
+        state = cardref.load("twenty_two", 3).new_state(seed=500 + i)
+        chooser, bot_seat = random.Random(i), i % 3
+        while not state.is_terminal():
+            seat, legal = state.current_player(), state.legal_actions()
+            action = Bot().act(state.observation(seat), legal) if seat == bot_seat else (
+                chooser.choice(legal))
+            assert action in legal
+            state.apply(action)
+        wins += state.placements()[bot_seat] == 1
+    assert wins >= 14  # a random seat wins about 1 game in 3

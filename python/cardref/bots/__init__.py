@@ -1,0 +1,1 @@
+"""Bots that play cardref games through observations and legal actions."""
