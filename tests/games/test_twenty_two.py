@@ -5,11 +5,13 @@ engine, so each test pins one rule on both."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any, Optional
 
 import pytest
 
 import cardref
+from cardref.bots.heuristic.twenty_two import Bot
 from cardref.reference import twenty_two
 
 ENGINES = ["rust", "reference"]
@@ -363,10 +365,6 @@ def test_inconsistent_states_are_rejected(engine: str, change: dict[str, Any]) -
 
 
 def test_heuristic_bot_plays_legally_and_beats_random() -> None:
-    import random
-
-    from cardref.bots.heuristic.twenty_two import Bot
-
     wins = 0
     for i in range(20):
         state = cardref.load("twenty_two", 3).new_state(seed=500 + i)
