@@ -679,6 +679,10 @@ def _check_play_phase(state: State) -> None:
     for past in state.tricks:
         if sorted(seat for seat, _ in past["plays"]) != sorted(seats):
             _fail("every completed trick has one play per active seat")
+    for seat in seats:
+        played = sum(len(cs) for t in [*state.tricks, trick] for s, cs in t["plays"] if s == seat)
+        if len(state.hands[seat]) + played != state.deal_size:
+            _fail("each hand and the cards its seat played this hand must make deal_size")
 
 
 def _check_game_over(state: State) -> None:

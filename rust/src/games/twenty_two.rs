@@ -96,6 +96,110 @@ pub fn canonical_deck() -> Vec<String> {
 }
 
 // ---------------------------------------------------------------------------
+// §8 Variants
+// ---------------------------------------------------------------------------
+
+/// `last_trick_tie` (TT-14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tie {
+    /// Every seat that played the highest rank scores.
+    AllTiedScore,
+    /// Only the last of them.
+    LastPlayedWins,
+    /// Only the first of them.
+    FirstPlayedWins,
+}
+
+/// The variant keys of §8, checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Params {
+    /// Seats at the table (2..=6); not a variant key, but fixed with them.
+    pub players: usize,
+    /// `first_dealer`: a seat, or `None` for `"random"`.
+    pub first_dealer: Option<u8>,
+    /// `first_hand_size`, 2..=8.
+    pub first_hand_size: u8,
+    /// `elimination_score`, 2..=30.
+    pub elimination_score: i64,
+    /// `follow_rule = "lowest_only_if_cannot_beat"` (else free choice).
+    pub lowest_only_if_cannot_beat: bool,
+    /// `last_trick_tie`.
+    pub tie: Tie,
+    /// `tied_dealer = "first"` (else the last tied seat deals).
+    pub tied_dealer_first: bool,
+}
+
+const FOLLOW: [&str; 2] = ["free_choice", "lowest_only_if_cannot_beat"];
+const TIES: [&str; 3] = ["all_tied_score", "last_played_wins", "first_played_wins"];
+const TIED_DEALER: [&str; 2] = ["last", "first"];
+
+impl Params {
+    /// Checks the player count and the variant keys (CONVENTIONS "Configuration").
+    pub fn parse(players: i64, mut given: Vec<(String, Param)>) -> Result<Self, Error> {
+        let players = check_players(players, 2, MAX_PLAYERS as i64)?;
+        // `first_dealer` is a seat or "random"; the reader only knows one type per key.
+        let random = given
+            .iter()
+            .position(|(k, v)| k == "first_dealer" && *v == Param::Str("random".into()));
+        if let Some(i) = random {
+            given.remove(i);
+        }
+        let bad_dealer = given
+            .iter()
+            .find(|(k, v)| k == "first_dealer" && !matches!(v, Param::Int(_)));
+        if let Some((_, v)) = bad_dealer {
+            let got = match v {
+                Param::Bool(b) => format!("the boolean {b}"),
+                Param::Str(s) => format!("the string {s:?}"),
+                Param::None => "none".into(),
+                Param::Int(i) => format!("the integer {i}"),
+                Param::Other(d) => d.clone(),
+            };
+            return Err(Error::InvalidParams {
+                key: "first_dealer".into(),
+                message: format!(
+                    "must be a seat from 0 to {} or \"random\", got {got}",
+                    players - 1
+                ),
+            });
+        }
+        let mut r = ParamReader::new(given);
+        let seat = r.int("first_dealer", 0, 0, players as i64 - 1)? as u8;
+        let params = Params {
+            players,
+            first_dealer: if random.is_some() { None } else { Some(seat) },
+            first_hand_size: r.int("first_hand_size", 7, 2, 8)? as u8,
+            elimination_score: r.int("elimination_score", 22, 2, 30)?,
+            lowest_only_if_cannot_beat: r.choice("follow_rule", &FOLLOW)? == 1,
+            tie: [Tie::AllTiedScore, Tie::LastPlayedWins, Tie::FirstPlayedWins]
+                [r.choice("last_trick_tie", &TIES)?],
+            tied_dealer_first: r.choice("tied_dealer", &TIED_DEALER)? == 1,
+        };
+        r.finish()?;
+        if params.tied_dealer_first && params.tie != Tie::AllTiedScore {
+            return Err(Error::InvalidParams {
+                key: "tied_dealer".into(),
+                message: "\"first\" is allowed only with last_trick_tie = \"all_tied_score\""
+                    .into(),
+            });
+        }
+        Ok(params)
+    }
+
+    /// The effective variant values, every key present.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "first_dealer": match self.first_dealer { Some(s) => json!(s), None => json!("random") },
+            "first_hand_size": self.first_hand_size,
+            "elimination_score": self.elimination_score,
+            "follow_rule": FOLLOW[self.lowest_only_if_cannot_beat as usize],
+            "last_trick_tie": TIES[self.tie as usize],
+            "tied_dealer": TIED_DEALER[self.tied_dealer_first as usize],
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
 // §5 helpers: comparing sets
 // ---------------------------------------------------------------------------
 
@@ -162,103 +266,6 @@ fn card_list(set: u64) -> ([u8; 64], usize) {
 }
 
 // ---------------------------------------------------------------------------
-// §8 Variants
-// ---------------------------------------------------------------------------
-
-/// `last_trick_tie` (TT-14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tie {
-    /// Every seat that played the highest rank scores.
-    AllTiedScore,
-    /// Only the last of them.
-    LastPlayedWins,
-    /// Only the first of them.
-    FirstPlayedWins,
-}
-
-/// The variant keys of §8, checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Params {
-    /// Seats at the table (2..=6); not a variant key, but fixed with them.
-    pub players: usize,
-    /// `first_dealer`: a seat, or `None` for `"random"`.
-    pub first_dealer: Option<u8>,
-    /// `first_hand_size`, 2..=8.
-    pub first_hand_size: u8,
-    /// `elimination_score`, 2..=30.
-    pub elimination_score: i64,
-    /// `follow_rule = "lowest_only_if_cannot_beat"` (else free choice).
-    pub lowest_only_if_cannot_beat: bool,
-    /// `last_trick_tie`.
-    pub tie: Tie,
-    /// `tied_dealer = "first"` (else the last tied seat deals).
-    pub tied_dealer_first: bool,
-}
-
-const FOLLOW: [&str; 2] = ["free_choice", "lowest_only_if_cannot_beat"];
-const TIES: [&str; 3] = ["all_tied_score", "last_played_wins", "first_played_wins"];
-const TIED_DEALER: [&str; 2] = ["last", "first"];
-
-impl Params {
-    /// Checks the player count and the variant keys (CONVENTIONS "Configuration").
-    pub fn parse(players: i64, mut given: Vec<(String, Param)>) -> Result<Self, Error> {
-        let players = check_players(players, 2, MAX_PLAYERS as i64)?;
-        // `first_dealer` is a seat or "random"; the reader only knows one type per key.
-        let random = given
-            .iter()
-            .position(|(k, v)| k == "first_dealer" && *v == Param::Str("random".into()));
-        if let Some(i) = random {
-            given.remove(i);
-        }
-        let bad_dealer = given
-            .iter()
-            .find(|(k, v)| k == "first_dealer" && !matches!(v, Param::Int(_)));
-        if let Some((_, v)) = bad_dealer {
-            return Err(Error::InvalidParams {
-                key: "first_dealer".into(),
-                message: format!(
-                    "must be a seat from 0 to {} or \"random\", got {v:?}",
-                    players - 1
-                ),
-            });
-        }
-        let mut r = ParamReader::new(given);
-        let seat = r.int("first_dealer", 0, 0, players as i64 - 1)? as u8;
-        let params = Params {
-            players,
-            first_dealer: if random.is_some() { None } else { Some(seat) },
-            first_hand_size: r.int("first_hand_size", 7, 2, 8)? as u8,
-            elimination_score: r.int("elimination_score", 22, 2, 30)?,
-            lowest_only_if_cannot_beat: r.choice("follow_rule", &FOLLOW)? == 1,
-            tie: [Tie::AllTiedScore, Tie::LastPlayedWins, Tie::FirstPlayedWins]
-                [r.choice("last_trick_tie", &TIES)?],
-            tied_dealer_first: r.choice("tied_dealer", &TIED_DEALER)? == 1,
-        };
-        r.finish()?;
-        if params.tied_dealer_first && params.tie != Tie::AllTiedScore {
-            return Err(Error::InvalidParams {
-                key: "tied_dealer".into(),
-                message: "\"first\" is allowed only with last_trick_tie = \"all_tied_score\""
-                    .into(),
-            });
-        }
-        Ok(params)
-    }
-
-    /// The effective variant values, every key present.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "first_dealer": match self.first_dealer { Some(s) => json!(s), None => json!("random") },
-            "first_hand_size": self.first_hand_size,
-            "elimination_score": self.elimination_score,
-            "follow_rule": FOLLOW[self.lowest_only_if_cannot_beat as usize],
-            "last_trick_tie": TIES[self.tie as usize],
-            "tied_dealer": TIED_DEALER[self.tied_dealer_first as usize],
-        })
-    }
-}
-
-// ---------------------------------------------------------------------------
 // §3 State
 // ---------------------------------------------------------------------------
 
@@ -303,6 +310,14 @@ impl Trick {
             bar_holder: NONE,
             ..Trick::default()
         }
+    }
+
+    /// How many cards `seat` played to this trick.
+    fn played_by(&self, seat: u8) -> u32 {
+        (0..self.len as usize)
+            .filter(|&i| self.seats[i] == seat)
+            .map(|i| self.sets[i].count_ones())
+            .sum()
     }
 
     fn plays_json(&self) -> Value {
@@ -570,7 +585,7 @@ impl TwentyTwo {
     }
 
     /// §6.1: the lead, or a set that beats or equals the bar, becomes the bar.
-    fn play(&mut self, set: u64) {
+    fn play_cards(&mut self, set: u64) {
         let seat = self.to_act;
         self.hands[seat as usize] &= !set;
         let t = &mut self.trick;
@@ -789,7 +804,7 @@ impl Rules for TwentyTwo {
     fn apply_unchecked(&mut self, action: Action) {
         self.history.push(action);
         if action & PLAY != 0 {
-            self.play(action & CARDS);
+            self.play_cards(action & CARDS);
         } else {
             self.discard(action & CARDS);
         }
@@ -1290,6 +1305,17 @@ impl TwentyTwo {
                 .fold(0u8, |m, &s| m | 1 << s);
             ensure(who == all && d.len as usize == p, || {
                 "every completed trick has one play per active seat".into()
+            })?;
+        }
+        for &s in &seats[..p] {
+            let played: u32 = self
+                .tricks
+                .iter()
+                .chain(std::iter::once(t))
+                .map(|d| d.played_by(s))
+                .sum();
+            ensure(size_of(s) + played == self.deal_size as u32, || {
+                "each hand and the cards its seat played this hand must make deal_size".into()
             })?;
         }
         Ok(())
