@@ -65,7 +65,7 @@ def play_position(
         score_piles=piles or [[] for _ in hands],
         phase="play",
         to_act=(leader + len(plays)) % players,
-        deal_size=max(len(h) for h in hands) + (len(plays[0][1]) if plays else 0),
+        deal_size=len(hands[(leader + len(plays)) % players]),  # no trick completed yet
         trick={"leader": leader, "plays": plays, "bar": bar[0] if bar else [],
                "bar_holder": bar[1] if bar else None},
     )
