@@ -12,7 +12,18 @@ import cardref
 from scenario_runner import SCENARIO_ROOT, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
-RULE_BOOK = ROOT.parent / "shared" / "rules"
+
+
+def _rule_book() -> Path:
+    """The shared rule book, beside the project or beside the folder holding it
+    (a git worktree such as /work/wt/<name> sits one level deeper than /work/main)."""
+    for base in (ROOT.parent, ROOT.parent.parent):
+        if (base / "shared" / "rules").is_dir():
+            return base / "shared" / "rules"
+    return ROOT.parent / "shared" / "rules"
+
+
+RULE_BOOK = _rule_book()
 PREFIX = {"take5": "T5", "five_alive": "FA", "back_alley": "BA", "twenty_two": "TT",
           "hundred": "HU"}
 
