@@ -377,3 +377,24 @@ def test_heuristic_bot_plays_legally_and_beats_random() -> None:
             state.apply(action)
         wins += state.placements()[bot_seat] == 1
     assert wins >= 14  # a random seat wins about 1 game in 3
+
+
+# Whole games --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_scores_only_grow_and_eliminated_seats_never_act(engine: str, players: int) -> None:
+    game = cardref.load("twenty_two", players, engine=engine, elimination_score=12,
+                        first_dealer="random")
+    for seed in range(4):
+        state, chooser = game.new_state(seed=seed), random.Random(seed)
+        scores, out = state.scores(), [0] * players
+        while not state.is_terminal():
+            assert out[state.current_player()] == 0, "an eliminated seat is asked to act"
+            state.apply(chooser.choice(state.legal_actions()))
+            now = state.observation(0)
+            assert all(a <= b for a, b in zip(scores, now["scores"])), (scores, now["scores"])
+            assert all(o in (0, n) for o, n in zip(out, now["out_hand"])), "out_hand changed"
+            scores, out = now["scores"], now["out_hand"]
+        assert sum(o == 0 for o in out) <= 1
