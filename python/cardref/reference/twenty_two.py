@@ -497,7 +497,7 @@ class State(ReferenceState):
         ):
             _fail("history must be a list of actions")
         state._history = list(data["history"])
-        if data["scores"] != state.scores():
+        if [_count(x, "scores") for x in _per_seat(data, "scores", players)] != state.scores():
             _fail("scores must be the point values of the score piles")
         _check_whole(state)
         return state
