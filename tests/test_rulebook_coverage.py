@@ -14,16 +14,16 @@ from scenario_runner import SCENARIO_ROOT, load_scenario
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _rule_book() -> Path:
-    """The shared rule book, beside the project or beside the folder holding it
-    (a git worktree such as /work/wt/<name> sits one level deeper than /work/main)."""
-    for base in (ROOT.parent, ROOT.parent.parent):
-        if (base / "shared" / "rules").is_dir():
-            return base / "shared" / "rules"
+def find_rule_book() -> Path:
+    """The rule book sits in ``shared/rules`` beside the project (or beside a
+    folder that holds the checkout)."""
+    for folder in ROOT.parents:
+        if (folder / "shared" / "rules" / "CONVENTIONS.md").is_file():
+            return folder / "shared" / "rules"
     return ROOT.parent / "shared" / "rules"
 
 
-RULE_BOOK = _rule_book()
+RULE_BOOK = find_rule_book()
 PREFIX = {"take5": "T5", "five_alive": "FA", "back_alley": "BA", "twenty_two": "TT",
           "hundred": "HU"}
 
