@@ -153,6 +153,7 @@ impl Params {
                 Param::Str(s) => format!("the string {s:?}"),
                 Param::None => "none".into(),
                 Param::Int(i) => format!("the integer {i}"),
+                Param::List(items) => format!("a list of {} items", items.len()),
                 Param::Other(d) => d.clone(),
             };
             return Err(Error::InvalidParams {
