@@ -235,24 +235,20 @@ fn highest(hand: u64, k: u32) -> u64 {
 
 /// Calls `f` with every `j`-card subset of `cards` (ascending), in lexicographic order.
 fn for_each_subset(cards: &[u8], j: usize, mut f: impl FnMut(u64)) {
-    let n = cards.len();
-    if j > n {
+    if j <= cards.len() {
+        subsets_from(cards, j, 0, &mut f);
+    }
+}
+
+/// Every way to add `j` cards of `cards` to `chosen`, in order:
+/// the smallest next card first, which is lexicographic order; O(1) per subset.
+fn subsets_from(cards: &[u8], j: usize, chosen: u64, f: &mut impl FnMut(u64)) {
+    if j == 0 {
+        f(chosen);
         return;
     }
-    let mut idx = [0usize; 64];
-    for (i, x) in idx.iter_mut().enumerate().take(j) {
-        *x = i;
-    }
-    loop {
-        f(idx[..j].iter().fold(0u64, |set, &i| set | 1 << cards[i]));
-        // Advance the rightmost index that can still move right.
-        let Some(i) = (0..j).rev().find(|&i| idx[i] < n - j + i) else {
-            return;
-        };
-        idx[i] += 1;
-        for t in i + 1..j {
-            idx[t] = idx[t - 1] + 1;
-        }
+    for i in 0..=cards.len() - j {
+        subsets_from(&cards[i + 1..], j - 1, chosen | 1 << cards[i], f);
     }
 }
 
