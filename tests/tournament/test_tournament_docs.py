@@ -29,3 +29,19 @@ def test_the_documented_config_and_example_bot_play_a_tournament(tmp_path):
         assert all("mine" in g["seating"] for g in games)  # the gauntlet's candidate
         assert all(status == "ok" for g in games for status in g["statuses"])
         assert json.loads(store.meta()["params"])["end_score"] == 66
+
+
+def test_the_protocol_example_bot_plays_a_tournament(tmp_path):
+    import sys
+
+    code = _block("protocol.md", "python")
+    config = tmp_path / "protocol.toml"
+    config.write_text(
+        'game = "take5"\nplayers = 2\nseed = 3\ndeal_groups = 1\noutput = "p.sqlite"\n'
+        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+        f'[[bots]]\nname = "first"\ncommand = {json.dumps([sys.executable, "-c", code])}\n')
+    assert main(["tournament", str(config), "--quiet", "--workers", "1"]) == 0
+    with Store(tmp_path / "p.sqlite") as store:
+        games = store.games()
+        assert len(games) == 2
+        assert all(status == "ok" for g in games for status in g["statuses"])
