@@ -405,8 +405,15 @@ def _command_bot(check: _Checker, entry: dict, where: str, name: str, base: Path
     if entry.get("isolation", "process") != "process":
         raise check.fail(f"{where}.isolation", entry["isolation"],
                          'a command always runs in its own process: only "process"')
-    command = [str((base / part).resolve()) if (base / part).is_file() else part
+    command = [str((base / part).resolve()) if _is_file(base / part) else part
                for part in command]
     target = json.dumps(command)
     return BotSpec(name=name, kind="command", target=target,
                    source=f"command = {target}", isolation="process")
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # e.g. inline code given as an argument: a name too long
+        return False
