@@ -10,6 +10,7 @@ from .reference import ReferenceGame
 
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
+    "hundred": "cardref.games.hundred",
     "take5": "cardref.games.take5",
 }
 
