@@ -102,7 +102,9 @@ def decks(players: int, params: dict[str, Any]) -> int:
 def check_config(players: int, params: dict[str, Any]) -> None:
     """Cross-key checks of §8."""
     if players == 2 and not params["allow_two_players"]:
-        raise InvalidParamsError("players: 2 players need allow_two_players = true (3 to 12 otherwise)")
+        raise InvalidParamsError(
+            "players: 2 players need allow_two_players = true (3 to 12 otherwise)"
+        )
     if params["first_dealer"] >= players:
         raise InvalidParamsError(
             f"first_dealer: must be a seat from 0 to {players - 1}, got {params['first_dealer']}"
@@ -156,6 +158,17 @@ def new_value(card: str, value: int, params: dict[str, Any]) -> int:
         result = value + int(rank)  # HU-2: 2, 3, 5S, 5C, 6 .. 9 at face value
     floor = NEGATIVE_FLOOR if params["allow_negative"] else 0  # HU-3
     return max(floor, result)
+
+
+def is_action(text: str) -> bool:
+    """The grammar of §5.2: ``play C`` or ``play C X`` with X written 0..100 canonically."""
+    words = text.split(" ")
+    if len(words) not in (2, 3) or words[0] != "play" or words[1] not in CARDS:
+        return False
+    if len(words) == 2:
+        return True
+    x = words[2]
+    return x.isdigit() and x.isascii() and str(int(x)) == x and int(x) <= LIMIT
 
 
 # §3 State ---------------------------------------------------------------------
@@ -255,7 +268,8 @@ class State(ReferenceState):
             return f"{card} does not take a value"
         if len(words) == 3:
             return "the value must be written 0 to 100 without sign or leading zeros"
-        return f"{card} would bust ({new_value(card, self.value, self.params)}) while a safe card exists"
+        busted = new_value(card, self.value, self.params)
+        return f"{card} would bust ({busted}) while a safe card exists"
 
     def _play(self, action: str) -> None:
         """§6.2: the full resolution of ``play C [X]``."""
@@ -268,10 +282,8 @@ class State(ReferenceState):
         self.pile.append(card)
         if rank_of(card) == "4":
             self.dir = -self.dir  # HU-15
-        if len(words) == 3:
-            new = int(words[2])  # HU-4: an ace never busts
-        else:
-            new = new_value(card, self.value, self.params)
+        # HU-4: an ace sets the value it names and never busts.
+        new = int(words[2]) if len(words) == 3 else new_value(card, self.value, self.params)
         redealt = False
         if new <= LIMIT:
             self.value = new
@@ -381,7 +393,8 @@ class State(ReferenceState):
     def _result_copy(self) -> Optional[dict[str, Any]]:
         if self.result is None:
             return None
-        return {"reason": self.result["reason"], "ranking": [list(g) for g in self.result["ranking"]]}
+        ranking = [list(group) for group in self.result["ranking"]]
+        return {"reason": self.result["reason"], "ranking": ranking}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -427,6 +440,8 @@ class State(ReferenceState):
         state.result = data["result"]
         state._history = [_str(a, "history") for a in _list(data, "history")]
         state.recent = [_pair(p) for p in _list(data, "recent")]
+        if not all(is_action(a) for _, a in state.recent):
+            raise InvalidStateError("invalid state: recent must hold actions")
         state._check_whole()
         return state
 
@@ -438,7 +453,8 @@ class State(ReferenceState):
             if not ok:
                 raise InvalidStateError(f"invalid state: {why}")
 
-        require(sorted(self.stock + self.pile + sum(self.hands, []), key=canonical_index)
+        in_hands = [card for hand in self.hands for card in hand]
+        require(sorted(self.stock + self.pile + in_hands, key=canonical_index)
                 == sorted(canonical_deck(n, p), key=canonical_index),
                 "the cards in hands, stock and pile are not exactly the cards in play")
         require(all(0 <= c <= p["chips"] for c in self.chips), "chips out of range")
@@ -450,7 +466,9 @@ class State(ReferenceState):
         for s in range(n):
             want = 0 if self.chips[s] == 0 else p["hand_size"]
             require(len(self.hands[s]) == want, f"seat {s} must hold {want} cards")
-        require(self.action_count == len(self._history), "action_count must equal the history length")
+        require(self.action_count == len(self._history),
+                "action_count must equal the history length")
+        require(all(is_action(a) for a in self._history), "history must hold actions")
         tail = self._history[len(self._history) - len(self.recent):] if self.recent else []
         require(len(self.recent) == min(n, len(self._history))
                 and [a for _, a in self.recent] == tail
