@@ -10,8 +10,8 @@ from .reference import ReferenceGame
 
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
-    "hundred": "cardref.games.hundred",
-    "take5": "cardref.games.take5",
+    "hundred": "cardref.reference.hundred",
+    "take5": "cardref.reference.take5",
 }
 
 ENGINES = ("rust", "reference")

@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 import cardref
 import pytest
-from cardref.games.hundred import CARDS
+from cardref.reference.hundred import CARDS
 from cardref.rng import SplitMix64
 
 

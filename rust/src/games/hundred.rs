@@ -28,7 +28,6 @@ use serde_json::{json, Map, Value};
 /// Most seats at a table.
 pub const MAX_PLAYERS: usize = 12;
 const MAX_CARDS: usize = 104;
-const MAX_HAND: usize = 52;
 const LIMIT: i64 = 100;
 /// With `allow_negative` the rule book sets no floor; the engines stop the value
 /// here so that doubling a negative value stays finite (HU-22).
@@ -39,7 +38,9 @@ const VALUE_STEP: Action = 64;
 // §2 Cards
 // ---------------------------------------------------------------------------
 
-const RANKS: [&str; 13] = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const RANKS: [&str; 13] = [
+    "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+];
 const SUITS: [&str; 4] = ["C", "D", "H", "S"];
 const R4: u8 = 2;
 const R5: u8 = 3;
@@ -142,7 +143,10 @@ pub struct Params {
 }
 
 fn invalid(key: &str, message: String) -> Error {
-    Error::InvalidParams { key: key.to_string(), message }
+    Error::InvalidParams {
+        key: key.to_string(),
+        message,
+    }
 }
 
 /// `num_decks` is "auto", 1 or 2; "auto" is handed on to the reader as none.
@@ -177,10 +181,12 @@ impl Params {
         let chips = r.int("chips", 3, 1, i64::MAX)?;
         let hand_size = r.int("hand_size", 3, 1, i64::MAX)?;
         let first_dealer = r.int("first_dealer", 0, 0, i64::MAX)?;
-        let red_ace = [RedAce::One, RedAce::Choose, RedAce::Zero][r.choice("red_ace", &RED_ACES)?];
+        let red_ace =
+            [RedAce::One, RedAce::Choose, RedAce::Zero][r.choice("red_ace", &RED_ACES)?];
         let allow_negative = r.boolean("allow_negative", false)?;
         let allow_voluntary_bust = r.boolean("allow_voluntary_bust", false)?;
-        let bust_rule = [BustRule::Reset, BustRule::Void, BustRule::Redeal][r.choice("bust_rule", &BUST_RULES)?];
+        let bust_rule = [BustRule::Reset, BustRule::Void, BustRule::Redeal]
+            [r.choice("bust_rule", &BUST_RULES)?];
         let max_actions = r.int("max_actions", 5000, 1, i64::MAX)? as u64;
         r.finish()?;
         let decks = match num_decks {
@@ -189,13 +195,25 @@ impl Params {
             None => 2,
         };
         if players == 2 && !allow_two_players {
-            return Err(invalid("players", "2 players need allow_two_players = true (3 to 12 otherwise)".into()));
+            return Err(invalid(
+                "players",
+                "2 players need allow_two_players = true (3 to 12 otherwise)".into(),
+            ));
         }
         if first_dealer >= players as i64 {
-            return Err(invalid("first_dealer", format!("must be a seat from 0 to {}, got {first_dealer}", players - 1)));
+            return Err(invalid(
+                "first_dealer",
+                format!(
+                    "must be a seat from 0 to {}, got {first_dealer}",
+                    players - 1
+                ),
+            ));
         }
         let in_play = 52 * decks as i64;
-        if hand_size.checked_mul(players as i64).is_none_or(|total| total >= in_play) {
+        if hand_size
+            .checked_mul(players as i64)
+            .is_none_or(|total| total >= in_play)
+        {
             return Err(invalid(
                 "hand_size",
                 format!("hand_size x players must be below the {in_play} cards in play, got {hand_size} x {players}"),
@@ -235,7 +253,9 @@ impl Params {
 
     /// The cards in play, canonical order: one deck, or two one after the other (§2.2).
     pub fn canonical_deck(&self) -> Vec<String> {
-        (0..52 * self.decks).map(|i| card_code((i % 52) as u8)).collect()
+        (0..52 * self.decks)
+            .map(|i| card_code((i % 52) as u8))
+            .collect()
     }
 
     fn deck_size(&self) -> usize {
@@ -266,7 +286,11 @@ impl Params {
             (RQ, _) => v + 10,
             (r, _) => v + r as i64 + 2,
         };
-        result.max(if self.allow_negative { NEGATIVE_FLOOR } else { 0 })
+        result.max(if self.allow_negative {
+            NEGATIVE_FLOOR
+        } else {
+            0
+        })
     }
 }
 
@@ -298,7 +322,9 @@ pub struct Hundred {
     params: Params,
     rng: SplitMix64,
     chips: [i64; MAX_PLAYERS],
-    hands: [[u8; MAX_HAND]; MAX_PLAYERS],
+    /// Seat s's hand is `hands[s·hand_size ..]`: a hand never holds more than
+    /// `hand_size` cards, and `hand_size·n < 52·decks` (§8) makes them all fit.
+    hands: [u8; MAX_CARDS],
     hand_len: [u8; MAX_PLAYERS],
     /// The stock with its top card last.
     stock: [u8; MAX_CARDS],
@@ -332,7 +358,7 @@ impl Hundred {
             params,
             rng: SplitMix64::new(seed),
             chips: [0; MAX_PLAYERS],
-            hands: [[0; MAX_HAND]; MAX_PLAYERS],
+            hands: [0; MAX_CARDS],
             hand_len: [0; MAX_PLAYERS],
             stock: [0; MAX_CARDS],
             stock_len: 0,
@@ -355,7 +381,10 @@ impl Hundred {
         let mut cards = [0u8; MAX_CARDS];
         match deck {
             Some(given) => {
-                for (slot, i) in cards.iter_mut().zip(check_deck(given, &params.canonical_deck())?) {
+                for (slot, i) in cards
+                    .iter_mut()
+                    .zip(check_deck(given, &params.canonical_deck())?)
+                {
                     *slot = (i % 52) as u8;
                 }
             }
@@ -409,8 +438,7 @@ impl Hundred {
         let dealt = self.params.hand_size * self.active_count();
         let mut seat = first;
         for &c in &deck[..dealt] {
-            self.hands[seat][self.hand_len[seat] as usize] = c;
-            self.hand_len[seat] += 1;
+            self.push_to_hand(seat, c);
             seat = self.next_active(seat, 1);
         }
         let rest = &deck[dealt..];
@@ -422,7 +450,8 @@ impl Hundred {
     }
 
     fn hand(&self, seat: usize) -> &[u8] {
-        &self.hands[seat][..self.hand_len[seat] as usize]
+        let start = seat * self.params.hand_size;
+        &self.hands[start..start + self.hand_len[seat] as usize]
     }
 
     /// The distinct cards of a hand as a 52-bit set (HU-13).
@@ -495,8 +524,10 @@ impl Hundred {
     /// Removes the first copy of `c` from the hand, keeping the order (§2.3).
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
         let len = self.hand_len[seat] as usize;
-        if let Some(i) = self.hands[seat][..len].iter().position(|&x| x == c) {
-            self.hands[seat].copy_within(i + 1..len, i);
+        let start = seat * self.params.hand_size;
+        if let Some(i) = self.hands[start..start + len].iter().position(|&x| x == c) {
+            self.hands
+                .copy_within(start + i + 1..start + len, start + i);
             self.hand_len[seat] -= 1;
         }
     }
@@ -532,7 +563,8 @@ impl Hundred {
         let k = self.hand_len[seat] as usize;
         let len = self.pile_len as usize;
         self.pile.copy_within(0..len, k);
-        self.pile[..k].copy_from_slice(&self.hands[seat][..k]);
+        let start = seat * self.params.hand_size;
+        self.pile[..k].copy_from_slice(&self.hands[start..start + k]);
         self.pile_len += k as u8;
         self.hand_len[seat] = 0;
         self.elim[self.elim_len as usize] = seat as u8;
@@ -562,7 +594,12 @@ impl Hundred {
         }
         self.stock_len -= 1;
         let c = self.stock[self.stock_len as usize];
-        self.hands[seat][self.hand_len[seat] as usize] = c;
+        self.push_to_hand(seat, c);
+    }
+
+    /// Appends a card received to the end of the hand (§2.3).
+    fn push_to_hand(&mut self, seat: usize, c: u8) {
+        self.hands[seat * self.params.hand_size + self.hand_len[seat] as usize] = c;
         self.hand_len[seat] += 1;
     }
 
@@ -587,11 +624,22 @@ impl Hundred {
                 counts.sort_unstable_by(|a, b| b.cmp(a));
                 counts.dedup();
                 for k in counts {
-                    groups.push(active.iter().copied().filter(|&s| self.chips[s] == k).collect());
+                    groups.push(
+                        active
+                            .iter()
+                            .copied()
+                            .filter(|&s| self.chips[s] == k)
+                            .collect(),
+                    );
                 }
             }
         }
-        groups.extend(self.elim[..self.elim_len as usize].iter().rev().map(|&s| vec![s as usize]));
+        groups.extend(
+            self.elim[..self.elim_len as usize]
+                .iter()
+                .rev()
+                .map(|&s| vec![s as usize]),
+        );
         groups
     }
 
@@ -600,7 +648,11 @@ impl Hundred {
     // -----------------------------------------------------------------------
 
     fn stock_codes(&self) -> Vec<String> {
-        self.stock[..self.stock_len as usize].iter().rev().map(|&c| card_code(c)).collect()
+        self.stock[..self.stock_len as usize]
+            .iter()
+            .rev()
+            .map(|&c| card_code(c))
+            .collect()
     }
 
     fn result_json(&self) -> Value {
@@ -612,7 +664,12 @@ impl Hundred {
 
     fn recent_json(&self) -> Value {
         let pairs = &self.recent[..self.recent_len as usize];
-        Value::Array(pairs.iter().map(|&(s, a)| json!([s, Self::action_text(a)])).collect())
+        Value::Array(
+            pairs
+                .iter()
+                .map(|&(s, a)| json!([s, Self::action_text(a)]))
+                .collect(),
+        )
     }
 
     fn phase_name(&self) -> &'static str {
@@ -629,24 +686,38 @@ impl Hundred {
 
     /// Loads a state written by `to_json` (either engine), checking it.
     pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        ensure(json::string(v, "game")? == "hundred", || "not a hundred state".into())?;
+        ensure(json::string(v, "game")? == "hundred", || {
+            "not a hundred state".into()
+        })?;
         ensure(json::uint(v, "players")? == params.players as u64, || {
-            format!("the state is for {} players, the game for {}", v["players"], params.players)
+            format!(
+                "the state is for {} players, the game for {}",
+                v["players"], params.players
+            )
         })?;
         ensure(json::field(v, "params")? == &params.to_json(), || {
-            format!("the state's params {} differ from the game's {}", v["params"], params.to_json())
+            format!(
+                "the state's params {} differ from the game's {}",
+                v["params"],
+                params.to_json()
+            )
         })?;
         let n = params.players;
         let mut g = Hundred::new(params, 0, None)?;
         g.rng = SplitMix64::new(json::uint(v, "rng")?);
         let chips = json::ints(json::field(v, "chips")?, "chips")?;
-        ensure(chips.len() == n, || "\"chips\" must have one entry per seat".into())?;
+        ensure(chips.len() == n, || {
+            "\"chips\" must have one entry per seat".into()
+        })?;
         g.chips[..n].copy_from_slice(&chips);
         let hands = json::array(v, "hands")?;
-        ensure(hands.len() == n, || "\"hands\" must have one entry per seat".into())?;
+        ensure(hands.len() == n, || {
+            "\"hands\" must have one entry per seat".into()
+        })?;
         for (s, h) in hands.iter().enumerate() {
-            let cards = card_list(h, "hands", MAX_HAND)?;
-            g.hands[s][..cards.len()].copy_from_slice(&cards);
+            let cards = card_list(h, "hands", params.hand_size)?;
+            let start = s * params.hand_size;
+            g.hands[start..start + cards.len()].copy_from_slice(&cards);
             g.hand_len[s] = cards.len() as u8;
         }
         let stock = card_list(json::field(v, "stock")?, "stock", MAX_CARDS)?;
@@ -658,15 +729,23 @@ impl Hundred {
         g.pile[..pile.len()].copy_from_slice(&pile);
         g.pile_len = pile.len() as u8;
         g.value = json::int(v, "value")?;
-        ensure((NEGATIVE_FLOOR..=LIMIT).contains(&g.value), || "field \"value\" out of range".into())?;
+        ensure((NEGATIVE_FLOOR..=LIMIT).contains(&g.value), || {
+            "field \"value\" out of range".into()
+        })?;
         g.dir = match json::int(v, "dir")? {
             1 => 1,
             -1 => -1,
-            _ => return Err(Error::InvalidState { message: "dir must be 1 or -1".into() }),
+            _ => {
+                return Err(Error::InvalidState {
+                    message: "dir must be 1 or -1".into(),
+                })
+            }
         };
         g.dealer = seat(json::uint(v, "dealer")?, n, "dealer")?;
         g.deal_number = json::uint(v, "deal_number")?;
-        ensure(g.deal_number >= 1, || "field \"deal_number\" out of range".into())?;
+        ensure(g.deal_number >= 1, || {
+            "field \"deal_number\" out of range".into()
+        })?;
         let log = json::ints(json::field(v, "elimination_log")?, "elimination_log")?;
         ensure(log.len() <= n, || "elimination_log is too long".into())?;
         for (i, &s) in log.iter().enumerate() {
@@ -687,7 +766,9 @@ impl Hundred {
     fn read_recent(&mut self, pairs: &[Value]) -> Result<(), Error> {
         ensure(pairs.len() <= self.n(), || "recent is too long".into())?;
         for (i, pair) in pairs.iter().enumerate() {
-            let bad = || Error::InvalidState { message: "recent must hold [seat, action] pairs".into() };
+            let bad = || Error::InvalidState {
+                message: "recent must hold [seat, action] pairs".into(),
+            };
             let items = pair.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
             let s = items[0].as_u64().ok_or_else(bad)?;
             let text = items[1].as_str().ok_or_else(bad)?;
@@ -698,22 +779,33 @@ impl Hundred {
     }
 
     fn read_phase(&mut self, v: &Value) -> Result<(), Error> {
-        let bad = |m: &str| Error::InvalidState { message: m.to_string() };
+        let bad = |m: &str| Error::InvalidState {
+            message: m.to_string(),
+        };
         match json::string(v, "phase")? {
             "PLAY" => {
                 self.current = seat(json::uint(v, "current")?, self.n(), "current")?;
-                ensure(json::field(v, "result")?.is_null(), || "result must be null in play".into())?;
+                ensure(json::field(v, "result")?.is_null(), || {
+                    "result must be null in play".into()
+                })?;
             }
             "GAME_OVER" => {
-                ensure(json::field(v, "current")?.is_null(), || "current must be null once the game is over".into())?;
-                let reason = match json::field(v, "result")?.get("reason").and_then(Value::as_str) {
+                ensure(json::field(v, "current")?.is_null(), || {
+                    "current must be null once the game is over".into()
+                })?;
+                let reason = match json::field(v, "result")?
+                    .get("reason")
+                    .and_then(Value::as_str)
+                {
                     Some("LAST_STANDING") => Reason::LastStanding,
                     Some("CAP") => Reason::Cap,
                     _ => return Err(bad("result must hold a reason")),
                 };
                 self.result = Some((reason, Vec::new()));
                 let expected = json!({"reason": reason.name(), "ranking": self.ranking(reason)});
-                ensure(v["result"] == expected, || "the ranking does not follow from chips and elimination_log".into())?;
+                ensure(v["result"] == expected, || {
+                    "the ranking does not follow from chips and elimination_log".into()
+                })?;
                 self.end(reason);
             }
             other => return Err(bad(&format!("unknown phase {other:?}"))),
@@ -726,64 +818,96 @@ impl Hundred {
         let n = self.n();
         let p = &self.params;
         let mut counts = [0usize; 52];
-        let all = (0..n).flat_map(|s| self.hand(s).iter()).chain(&self.stock[..self.stock_len as usize]);
+        let all = (0..n)
+            .flat_map(|s| self.hand(s).iter())
+            .chain(&self.stock[..self.stock_len as usize]);
         for &c in all.chain(&self.pile[..self.pile_len as usize]) {
             counts[c as usize] += 1;
         }
         ensure(counts.iter().all(|&k| k == p.decks), || {
             "the cards in hands, stock and pile are not exactly the cards in play".into()
         })?;
-        ensure(self.chips[..n].iter().all(|&c| (0..=p.chips).contains(&c)), || "chips out of range".into())?;
-        ensure(p.allow_negative || self.value >= 0, || "value below 0".into())?;
-        let out: Vec<u8> = (0..n as u8).filter(|&s| self.chips[s as usize] == 0).collect();
+        ensure(
+            self.chips[..n].iter().all(|&c| (0..=p.chips).contains(&c)),
+            || "chips out of range".into(),
+        )?;
+        ensure(p.allow_negative || self.value >= 0, || {
+            "value below 0".into()
+        })?;
+        let out: Vec<u8> = (0..n as u8)
+            .filter(|&s| self.chips[s as usize] == 0)
+            .collect();
         let mut log = self.elim[..self.elim_len as usize].to_vec();
         log.sort_unstable();
-        ensure(log == out, || "elimination_log must list exactly the seats without chips".into())?;
+        ensure(log == out, || {
+            "elimination_log must list exactly the seats without chips".into()
+        })?;
         for s in 0..n {
             let want = if self.chips[s] == 0 { 0 } else { p.hand_size };
-            ensure(self.hand(s).len() == want, || format!("seat {s} must hold {want} cards"))?;
+            ensure(self.hand(s).len() == want, || {
+                format!("seat {s} must hold {want} cards")
+            })?;
         }
         ensure(self.action_count == self.history.len() as u64, || {
             "action_count must equal the history length".into()
         })?;
         let k = self.recent_len as usize;
         let tail = &self.history[self.history.len().saturating_sub(k)..];
-        let paired = self.recent[..k].iter().map(|&(_, a)| a).eq(tail.iter().copied());
+        let paired = self.recent[..k]
+            .iter()
+            .map(|&(_, a)| a)
+            .eq(tail.iter().copied());
         ensure(k == n.min(self.history.len()) && paired, || {
             "recent must pair the last actions of the history with their seats".into()
         })?;
         match &self.result {
             None => {
-                ensure(self.active_count() >= 2, || "a game in play needs two active seats".into())?;
-                ensure(self.is_active(self.current as usize), || "current must be an active seat".into())?;
-                ensure(self.action_count < p.max_actions, || "the action cap is reached".into())?;
+                ensure(self.active_count() >= 2, || {
+                    "a game in play needs two active seats".into()
+                })?;
+                ensure(self.is_active(self.current as usize), || {
+                    "current must be an active seat".into()
+                })?;
+                ensure(self.action_count < p.max_actions, || {
+                    "the action cap is reached".into()
+                })?;
             }
-            Some((Reason::LastStanding, _)) => {
-                ensure(self.active_count() == 1, || "LAST_STANDING needs one seat left".into())?
-            }
-            Some((Reason::Cap, _)) => {
-                ensure(self.action_count >= p.max_actions, || "CAP needs max_actions actions".into())?
-            }
+            Some((Reason::LastStanding, _)) => ensure(self.active_count() == 1, || {
+                "LAST_STANDING needs one seat left".into()
+            })?,
+            Some((Reason::Cap, _)) => ensure(self.action_count >= p.max_actions, || {
+                "CAP needs max_actions actions".into()
+            })?,
         }
         Ok(())
     }
 }
 
 fn card_list(v: &Value, what: &str, max: usize) -> Result<Vec<u8>, Error> {
-    let bad = || Error::InvalidState { message: format!("{what} must be lists of card codes") };
-    let cards: Vec<u8> = json::strings(v, what)?.iter().map(|t| parse_card(t).ok_or_else(bad)).collect::<Result<_, _>>()?;
-    ensure(cards.len() <= max, || format!("{what} holds too many cards"))?;
+    let bad = || Error::InvalidState {
+        message: format!("{what} must be lists of card codes"),
+    };
+    let cards: Vec<u8> = json::strings(v, what)?
+        .iter()
+        .map(|t| parse_card(t).ok_or_else(bad))
+        .collect::<Result<_, _>>()?;
+    ensure(cards.len() <= max, || {
+        format!("{what} holds too many cards")
+    })?;
     Ok(cards)
 }
 
 fn seat(s: u64, n: usize, what: &str) -> Result<u8, Error> {
-    ensure(s < n as u64, || format!("{what} must name seats from 0 to {}", n - 1))?;
+    ensure(s < n as u64, || {
+        format!("{what} must name seats from 0 to {}", n - 1)
+    })?;
     Ok(s as u8)
 }
 
 fn parse_history(text: &str) -> Result<Action, Error> {
-    Hundred::parse_action(text)
-        .ok_or_else(|| Error::InvalidState { message: format!("{text:?} in history is not an action") })
+    Hundred::parse_action(text).ok_or_else(|| Error::InvalidState {
+        message: format!("{text:?} in history is not an action"),
+    })
 }
 
 impl Rules for Hundred {
@@ -823,9 +947,15 @@ impl Rules for Hundred {
         }
         match (self.params.chooses_value(c), action >= VALUE_STEP) {
             (true, true) => None,
-            (true, false) => Some(format!("{code} sets the value: play {code} X with X from 0 to 100")),
+            (true, false) => Some(format!(
+                "{code} sets the value: play {code} X with X from 0 to 100"
+            )),
             (false, true) => Some(format!("{code} does not take a value")),
-            (false, false) if self.is_safe(c) || self.params.allow_voluntary_bust || !self.has_safe(set) => None,
+            (false, false)
+                if self.is_safe(c) || self.params.allow_voluntary_bust || !self.has_safe(set) =>
+            {
+                None
+            }
             (false, false) => Some(format!(
                 "{code} would bust ({}) while a safe card exists",
                 self.params.new_value(c, self.value)
@@ -840,7 +970,10 @@ impl Rules for Hundred {
     fn parse_action(text: &str) -> Option<Action> {
         let rest = text.strip_prefix("play ")?;
         let (code, value) = match rest.split_once(' ') {
-            Some((code, x)) => (code, Some(parse_canonical_uint(x).filter(|&x| x <= LIMIT as u32)?)),
+            Some((code, x)) => (
+                code,
+                Some(parse_canonical_uint(x).filter(|&x| x <= LIMIT as u32)?),
+            ),
             None => (rest, None),
         };
         let c = parse_card(code)? as Action;
@@ -907,15 +1040,28 @@ impl Rules for Hundred {
         m.insert("chips".into(), json!(self.scores()));
         m.insert("hands".into(), json!(self.hands_json()));
         m.insert("stock".into(), json!(self.stock_codes()));
-        m.insert("pile".into(), json!(codes(&self.pile[..self.pile_len as usize])));
+        m.insert(
+            "pile".into(),
+            json!(codes(&self.pile[..self.pile_len as usize])),
+        );
         m.insert("value".into(), json!(self.value));
         m.insert("dir".into(), json!(self.dir));
         m.insert("dealer".into(), json!(self.dealer));
         m.insert("deal_number".into(), json!(self.deal_number));
-        m.insert("elimination_log".into(), json!(self.elim[..self.elim_len as usize]));
+        m.insert(
+            "elimination_log".into(),
+            json!(self.elim[..self.elim_len as usize]),
+        );
         m.insert("action_count".into(), json!(self.action_count));
         m.insert("result".into(), self.result_json());
-        m.insert("history".into(), json!(self.history.iter().map(|&a| Self::action_text(a)).collect::<Vec<_>>()));
+        m.insert(
+            "history".into(),
+            json!(self
+                .history
+                .iter()
+                .map(|&a| Self::action_text(a))
+                .collect::<Vec<_>>()),
+        );
         m.insert("recent".into(), self.recent_json());
         Value::Object(m)
     }
@@ -930,7 +1076,14 @@ mod tests {
     use super::*;
 
     fn params(players: i64, given: &[(&str, Param)]) -> Params {
-        Params::parse(players, given.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()).unwrap()
+        Params::parse(
+            players,
+            given
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+        .unwrap()
     }
 
     fn game(players: i64, given: &[(&str, Param)]) -> Hundred {
@@ -940,7 +1093,7 @@ mod tests {
 
     fn set_hand(g: &mut Hundred, seat: usize, cards: &[&str]) {
         for (i, t) in cards.iter().enumerate() {
-            g.hands[seat][i] = parse_card(t).unwrap();
+            g.hands[seat * g.params.hand_size + i] = parse_card(t).unwrap();
         }
         g.hand_len[seat] = cards.len() as u8;
     }
@@ -968,19 +1121,57 @@ mod tests {
     fn card_effects_follow_the_table() {
         let p = params(3, &[]);
         let v = |code: &str, value: i64| p.new_value(parse_card(code).unwrap(), value);
-        assert_eq!([v("2S", 30), v("2H", 30), v("4D", 30), v("5H", 3), v("5S", 30)], [60, 32, 30, 0, 35]);
-        assert_eq!([v("9C", 30), v("10D", 3), v("JS", 6), v("QH", 90), v("QS", 20), v("KC", 99)], [39, 100, 0, 0, 30, 99]);
+        assert_eq!(
+            [
+                v("2S", 30),
+                v("2H", 30),
+                v("4D", 30),
+                v("5H", 3),
+                v("5S", 30)
+            ],
+            [60, 32, 30, 0, 35]
+        );
+        assert_eq!(
+            [
+                v("9C", 30),
+                v("10D", 3),
+                v("JS", 6),
+                v("QH", 90),
+                v("QS", 20),
+                v("KC", 99)
+            ],
+            [39, 100, 0, 0, 30, 99]
+        );
         assert_eq!(v("AH", 99), 100);
-        assert!(p.chooses_value(parse_card("AS").unwrap()) && !p.chooses_value(parse_card("AD").unwrap()));
+        assert!(
+            p.chooses_value(parse_card("AS").unwrap())
+                && !p.chooses_value(parse_card("AD").unwrap())
+        );
         let neg = params(3, &[("allow_negative", Param::Bool(true))]);
         assert_eq!(neg.new_value(parse_card("JH").unwrap(), 6), -4);
-        assert_eq!(neg.new_value(parse_card("2S").unwrap(), NEGATIVE_FLOOR), NEGATIVE_FLOOR);
+        assert_eq!(
+            neg.new_value(parse_card("2S").unwrap(), NEGATIVE_FLOOR),
+            NEGATIVE_FLOOR
+        );
     }
 
     #[test]
     fn actions_parse_canonically() {
-        assert_eq!(Hundred::parse_action("play AS 7").map(Hundred::action_text).as_deref(), Some("play AS 7"));
-        for bad in ["play AS 07", "play AS 101", "play  7H", "play 7H ", "Play 7H", "play 1H", "play AS -1"] {
+        assert_eq!(
+            Hundred::parse_action("play AS 7")
+                .map(Hundred::action_text)
+                .as_deref(),
+            Some("play AS 7")
+        );
+        for bad in [
+            "play AS 07",
+            "play AS 101",
+            "play  7H",
+            "play 7H ",
+            "Play 7H",
+            "play 1H",
+            "play AS -1",
+        ] {
             assert_eq!(Hundred::parse_action(bad), None, "{bad}");
         }
     }
@@ -992,7 +1183,10 @@ mod tests {
         g.value = 95;
         set_hand(&mut g, 1, &["2S", "KD", "9C"]);
         assert_eq!(legal(&g), vec!["play KD"]);
-        assert!(g.illegal_reason(Hundred::parse_action("play 9C").unwrap()).unwrap().contains("bust"));
+        assert!(g
+            .illegal_reason(Hundred::parse_action("play 9C").unwrap())
+            .unwrap()
+            .contains("bust"));
     }
 
     #[test]
@@ -1005,14 +1199,24 @@ mod tests {
         g.pile[..2].copy_from_slice(&[parse_card("5C").unwrap(), parse_card("8D").unwrap()]);
         g.pile_len = 2;
         g.apply_checked("play 2H").unwrap();
-        assert_eq!(codes(&g.pile[..g.pile_len as usize]), ["3H", "9S", "5C", "8D", "2H"]);
+        assert_eq!(
+            codes(&g.pile[..g.pile_len as usize]),
+            ["3H", "9S", "5C", "8D", "2H"]
+        );
         assert_eq!((g.value, g.current, g.elim_len), (0, 1, 1));
     }
 
     #[test]
     fn bad_configs_are_rejected() {
         let bad = |players: i64, given: &[(&str, Param)]| {
-            Params::parse(players, given.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()).is_err()
+            Params::parse(
+                players,
+                given
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect(),
+            )
+            .is_err()
         };
         assert!(bad(2, &[]));
         assert!(!bad(2, &[("allow_two_players", Param::Bool(true))]));
@@ -1020,8 +1224,14 @@ mod tests {
         assert!(bad(3, &[("num_decks", Param::Int(3))]));
         assert!(bad(3, &[("num_decks", Param::Str("two".into()))]));
         assert!(bad(3, &[("first_dealer", Param::Int(3))]));
-        assert!(bad(12, &[("num_decks", Param::Int(1)), ("hand_size", Param::Int(5))]));
-        assert!(!bad(12, &[("num_decks", Param::Int(1)), ("hand_size", Param::Int(4))]));
+        assert!(bad(
+            12,
+            &[("num_decks", Param::Int(1)), ("hand_size", Param::Int(5))]
+        ));
+        assert!(!bad(
+            12,
+            &[("num_decks", Param::Int(1)), ("hand_size", Param::Int(4))]
+        ));
         assert!(bad(3, &[("hand_size", Param::Int(i64::MAX))]));
         assert!(bad(3, &[("chips", Param::Bool(true))]));
     }
