@@ -10,8 +10,9 @@ import json
 import random
 from typing import Any, Optional
 
-import cardref
 import pytest
+
+import cardref
 from cardref.reference.hundred import CARDS
 from cardref.rng import SplitMix64
 
@@ -307,3 +308,24 @@ def test_random_games_keep_the_invariants(engine: str) -> None:
             assert 0 <= seen(state)["value"] <= 100
         assert game.state_from_json(state.to_json()).to_json() == state.to_json()
         assert state.placements().count(1) == 1
+
+
+# The heuristic bot -------------------------------------------------------------
+
+
+def test_heuristic_bot_plays_legally_and_beats_random() -> None:
+    from cardref.bots.heuristic.hundred import Bot
+
+    bot, rng, wins = Bot(), random.Random(5), 0
+    for seed in range(40):
+        variant = {"red_ace": ["one", "choose", "zero"][seed % 3],
+                   "allow_voluntary_bust": seed % 4 == 0}
+        state = cardref.load("hundred", 3, **variant).new_state(seed)
+        hero = seed % 3
+        while not state.is_terminal():
+            seat, legal = state.current_player(), state.legal_actions()
+            action = bot.act(state.observation(seat), legal) if seat == hero else rng.choice(legal)
+            assert action in legal
+            state.apply(action)
+        wins += state.placements()[hero] == 1
+    assert wins >= 20  # a uniform random player wins about 13 of 40

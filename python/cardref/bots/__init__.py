@@ -1,0 +1,1 @@
+"""Bots that play the games through observations and legal actions."""
