@@ -103,6 +103,12 @@ def test_bad_configs_are_rejected(engine: str, players: int, variant: dict[str, 
         cardref.load("hundred", players, engine=engine, **variant)
 
 
+@pytest.mark.parametrize("key", ["chips", "hand_size", "first_dealer", "max_actions"])
+def test_integer_keys_beyond_64_bits_are_rejected(engine: str, key: str) -> None:
+    with pytest.raises(cardref.InvalidParamsError):
+        cardref.load("hundred", 3, engine=engine, **{key: 1 << 70})
+
+
 def test_one_deck_may_be_forced_for_seven_players_if_the_hands_fit(engine: str) -> None:
     state = cardref.load("hundred", 7, engine=engine, num_decks=1).new_state(3)
     data = json.loads(state.to_json())
@@ -329,3 +335,4 @@ def test_heuristic_bot_plays_legally_and_beats_random() -> None:
             state.apply(action)
         wins += state.placements()[hero] == 1
     assert wins >= 20  # a uniform random player wins about 13 of 40
+

@@ -39,6 +39,8 @@ GAME_ID = "hundred"
 MIN_PLAYERS = 2  # 2 only with allow_two_players (check_config)
 MAX_PLAYERS = 12
 LIMIT = 100
+#: Integer keys are 64-bit in the Rust core; both engines reject larger values.
+INT64_MAX = (1 << 63) - 1
 #: With ``allow_negative`` the value has no floor in the rule book; the engines
 #: stop it here so that repeated doubling of a negative value stays finite (HU-22).
 NEGATIVE_FLOOR = -1_000_000_000
@@ -81,14 +83,14 @@ class DeckCount:
 VARIANTS = [
     Bool("allow_two_players", False),
     DeckCount(),
-    Int("chips", 3, low=1),
-    Int("hand_size", 3, low=1),
-    Int("first_dealer", 0, low=0),
+    Int("chips", 3, low=1, high=INT64_MAX),
+    Int("hand_size", 3, low=1, high=INT64_MAX),
+    Int("first_dealer", 0, low=0, high=INT64_MAX),
     Choice("red_ace", ["one", "choose", "zero"]),
     Bool("allow_negative", False),
     Bool("allow_voluntary_bust", False),
     Choice("bust_rule", ["reset", "void", "redeal"]),
-    Int("max_actions", 5000, low=1),
+    Int("max_actions", 5000, low=1, high=INT64_MAX),
 ]
 
 
