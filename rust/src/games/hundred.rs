@@ -14,9 +14,11 @@
 //! `max_actions` caps the game (HU-18).
 //!
 //! Representation: cards are `u8` codes 0..52 in canonical order (suit × 13 +
-//! rank), hands, stock and pile are fixed arrays (the stock stored top last, so a
-//! draw is a pop), and an action is `card + 64 × (X + 1)` for an ace choosing X,
-//! plain `card` otherwise.
+//! rank); the hands share one fixed array (seat s from `s × hand_size`), stock and
+//! pile are fixed arrays (the stock stored top last, so a draw is a pop); the
+//! distinct cards of a hand form a 52-bit set for `legal_actions`; an action is
+//! `card + 64 × (X + 1)` for an ace choosing X, plain `card` otherwise. Nothing is
+//! allocated while playing except the history and the final ranking.
 
 use crate::cards::{bits, check_deck};
 use crate::game::{competition_placements, parse_canonical_uint, Action, Error, Rules};
