@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from hypothesis import strategies as st
 
-PLAYERS: list[int] = [2, 3, 4, 5, 6, 7, 8, 10, 12]
+PLAYERS: list[int] = list(range(2, 13))  # 2 only with allow_two_players
 LIMIT = 100
 NEGATIVE_FLOOR = -1_000_000_000  # HU-22
 
