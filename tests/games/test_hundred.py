@@ -298,9 +298,12 @@ def test_inconsistent_states_are_rejected(engine: str, change: dict[str, Any]) -
         game.state_from_json(json.dumps(data))
 
 
-def test_random_games_keep_the_invariants(engine: str) -> None:
-    """Chips never rise, the out never act, the value stays in bounds, JSON round-trips."""
-    game = cardref.load("hundred", 5, engine=engine, chips=2, red_ace="choose")
+@pytest.mark.parametrize("bust_rule", ["reset", "void", "redeal"])
+def test_random_games_keep_the_invariants(engine: str, bust_rule: str) -> None:
+    """Chips never rise, the out never act, the value stays in bounds, JSON round-trips,
+    and the only winner of a game played out is the last seat with chips."""
+    game = cardref.load("hundred", 5, engine=engine, chips=2, red_ace="choose",
+                        bust_rule=bust_rule)
     rng = random.Random(3)
     for seed in range(3):
         state = game.new_state(seed)
@@ -314,6 +317,7 @@ def test_random_games_keep_the_invariants(engine: str) -> None:
             assert 0 <= seen(state)["value"] <= 100
         assert game.state_from_json(state.to_json()).to_json() == state.to_json()
         assert state.placements().count(1) == 1
+        assert [c > 0 for c in state.scores()] == [p == 1 for p in state.placements()]
 
 
 # The heuristic bot -------------------------------------------------------------
