@@ -1238,6 +1238,84 @@ mod tests {
         assert!(bad(3, &[("chips", Param::Bool(true))]));
     }
 
+    fn stock(g: &Hundred) -> Vec<String> {
+        g.stock_codes()
+    }
+
+    #[test]
+    fn an_empty_stock_is_rebuilt_under_the_top_card() {
+        let mut g = game(3, &[]);
+        set_hand(&mut g, 1, &["2D", "KS", "QD"]);
+        g.value = 20;
+        g.stock_len = 0;
+        for (i, t) in ["3C", "9D", "KH", "5S"].iter().enumerate() {
+            g.pile[i] = parse_card(t).unwrap();
+        }
+        g.pile_len = 4;
+        // SplitMix64(1) shuffles [3C, 9D, KH, 5S] into [KH, 3C, 5S, 9D] (HU-T11).
+        g.rng = SplitMix64::new(1);
+        g.apply_checked("play 2D").unwrap();
+        assert_eq!(codes(g.hand(1)), ["KS", "QD", "KH"]);
+        assert_eq!(stock(&g), ["3C", "5S", "9D"]);
+        assert_eq!(codes(&g.pile[..g.pile_len as usize]), ["2D"]);
+        assert_eq!((g.value, g.current), (22, 2));
+    }
+
+    #[test]
+    fn redeal_is_dealt_by_the_buster() {
+        let mut g = game(3, &[("bust_rule", Param::Str("redeal".into()))]);
+        set_hand(&mut g, 1, &["3D", "5C", "9H"]);
+        g.value = 98;
+        g.apply_checked("play 9H").unwrap();
+        assert_eq!((g.dealer, g.deal_number, g.current, g.dir), (1, 2, 2, 1));
+        assert_eq!(
+            (g.chips[1], g.value, g.pile_len, g.stock_len),
+            (2, 0, 0, 43)
+        );
+        assert_eq!(g.hand_len[..3], [3, 3, 3]);
+    }
+
+    #[test]
+    fn void_keeps_the_value_and_the_card() {
+        let mut g = game(3, &[("bust_rule", Param::Str("void".into()))]);
+        set_hand(&mut g, 1, &["7H", "6S", "QC"]);
+        g.value = 96;
+        g.apply_checked("play 6S").unwrap();
+        assert_eq!((g.chips[1], g.value, g.current), (2, 96, 2));
+        assert_eq!(card_code(g.pile[g.pile_len as usize - 1]), "6S");
+    }
+
+    #[test]
+    fn cap_shares_placements_on_equal_chips() {
+        let mut g = game(3, &[("max_actions", Param::Int(1))]);
+        g.chips[..3].copy_from_slice(&[2, 2, 1]);
+        set_hand(&mut g, 1, &["KC", "KD", "KH"]);
+        g.apply_checked("play KC").unwrap();
+        assert!(g.is_terminal());
+        assert_eq!(g.placements(), Some(vec![1, 1, 3]));
+        assert_eq!(g.result_json()["reason"], "CAP");
+    }
+
+    #[test]
+    fn loading_rejects_lost_cards_and_bad_values() {
+        let p = params(3, &[]);
+        let g = Hundred::new(p, 5, None).unwrap();
+        let good = g.to_json();
+        assert!(Hundred::from_json(p, &good).is_ok());
+        let mut lost = good.clone();
+        lost["stock"].as_array_mut().unwrap().pop();
+        assert!(Hundred::from_json(p, &lost).is_err());
+        for (key, bad) in [
+            ("value", json!(101)),
+            ("dir", json!(0)),
+            ("current", json!(3)),
+        ] {
+            let mut v = good.clone();
+            v[key] = bad;
+            assert!(Hundred::from_json(p, &v).is_err(), "{key}");
+        }
+    }
+
     #[test]
     fn random_games_end_within_the_cap_and_conserve_cards() {
         for players in [2, 3, 7, 12] {
