@@ -273,6 +273,8 @@ class State(ReferenceState):
         busted = new_value(card, self.value, self.params)
         return f"{card} would bust ({busted}) while a safe card exists"
 
+    # §6.2 Resolution of a play ----------------------------------------------------
+
     def _play(self, action: str) -> None:
         """§6.2: the full resolution of ``play C [X]``."""
         seat = self.current
