@@ -93,7 +93,8 @@ def test_every_key_has_its_default(engine: str) -> None:
 @pytest.mark.parametrize(("players", "variant"), [
     (2, {}), (1, {"allow_two_players": True}), (13, {}),
     (3, {"chips": True}), (3, {"chips": 0}), (3, {"hand_size": 1.0}), (3, {"num_decks": "two"}),
-    (3, {"num_decks": 3}), (3, {"num_decks": True}), (3, {"red_ace": "two"}),
+    (3, {"num_decks": 3}), (3, {"num_decks": True}), (3, {"num_decks": [2]}),
+    (3, {"red_ace": "two"}),
     (3, {"bust_rule": "RESET"}), (3, {"max_actions": 0}), (3, {"n_players": 3}),
     (3, {"first_dealer": 3}), (3, {"allow_negative": 1}), (7, {"num_decks": 1, "hand_size": 8}),
     (3, {"hand_size": 18}),

@@ -163,6 +163,7 @@ fn take_num_decks(given: &mut [(String, Param)]) -> Result<(), Error> {
                     Param::Int(i) => format!("the integer {i}"),
                     Param::Str(s) => format!("the string {s:?}"),
                     Param::None => "none".into(),
+                    Param::List(items) => format!("a list of {} items", items.len()),
                     Param::Other(d) => d.clone(),
                 };
                 return Err(invalid(key, format!("must be \"auto\", 1 or 2, got {got}")));

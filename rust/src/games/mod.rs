@@ -1,5 +1,6 @@
 //! The game ids and the one place that dispatches over games.
 
+pub mod back_alley;
 pub mod hundred;
 pub mod take5;
 
@@ -9,11 +10,13 @@ use crate::rng::SplitMix64;
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["hundred", "take5"];
+pub const GAME_IDS: &[&str] = &["back_alley", "hundred", "take5"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Config {
+    /// Back Alley (partnership trick-taking with two jokers).
+    BackAlley(back_alley::Params),
     /// 100 (One Hundred).
     Hundred(hundred::Params),
     /// Take 5 (6 nimmt!).
@@ -23,6 +26,8 @@ pub enum Config {
 /// A state of any game.
 #[derive(Debug, Clone)]
 pub enum AnyState {
+    /// Back Alley (partnership trick-taking with two jokers).
+    BackAlley(back_alley::BackAlley),
     /// 100 (One Hundred).
     Hundred(hundred::Hundred),
     /// Take 5 (6 nimmt!).
@@ -33,6 +38,7 @@ pub enum AnyState {
 macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
+            AnyState::BackAlley($s) => $body,
             AnyState::Hundred($s) => $body,
             AnyState::Take5($s) => $body,
         }
@@ -43,6 +49,10 @@ macro_rules! dispatch {
 macro_rules! dispatch_type {
     ($state:expr, $T:ident => $body:expr) => {
         match $state {
+            AnyState::BackAlley(_) => {
+                type $T = back_alley::BackAlley;
+                $body
+            }
             AnyState::Hundred(_) => {
                 type $T = hundred::Hundred;
                 $body
@@ -59,6 +69,9 @@ impl Config {
     /// Checks the game id, the player count and the variant keys.
     pub fn new(game: &str, players: i64, variant: Vec<(String, Param)>) -> Result<Self, Error> {
         match game {
+            "back_alley" => Ok(Config::BackAlley(back_alley::Params::parse(
+                players, variant,
+            )?)),
             "hundred" => Ok(Config::Hundred(hundred::Params::parse(players, variant)?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
             _ => Err(Error::UnknownGame {
@@ -70,6 +83,7 @@ impl Config {
     /// The game id.
     pub fn id(&self) -> &'static str {
         match self {
+            Config::BackAlley(_) => back_alley::BackAlley::ID,
             Config::Hundred(_) => hundred::Hundred::ID,
             Config::Take5(_) => take5::Take5::ID,
         }
@@ -78,6 +92,7 @@ impl Config {
     /// Seats at the table.
     pub fn players(&self) -> usize {
         match self {
+            Config::BackAlley(_) => back_alley::PLAYERS,
             Config::Hundred(p) => p.players,
             Config::Take5(p) => p.players,
         }
@@ -86,6 +101,7 @@ impl Config {
     /// The effective variant values, every key present.
     pub fn params_json(&self) -> Value {
         match self {
+            Config::BackAlley(p) => p.to_json(),
             Config::Hundred(p) => p.to_json(),
             Config::Take5(p) => p.to_json(),
         }
@@ -94,6 +110,7 @@ impl Config {
     /// The cards in play, canonical order (what an explicit deck must permute).
     pub fn canonical_deck(&self) -> Vec<String> {
         match self {
+            Config::BackAlley(p) => p.canonical_deck(),
             Config::Hundred(p) => p.canonical_deck(),
             Config::Take5(p) => p.canonical_deck(),
         }
@@ -102,6 +119,11 @@ impl Config {
     /// A new game from `seed`, with an optional explicit first deck (top card first).
     pub fn new_state(&self, seed: u64, deck: Option<&[String]>) -> Result<AnyState, Error> {
         match self {
+            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::new(
+                p.clone(),
+                seed,
+                deck,
+            )?)),
             Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::new(*p, seed, deck)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
         }
@@ -113,6 +135,10 @@ impl Config {
             message: format!("not JSON: {e}"),
         })?;
         match self {
+            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::from_json(
+                p.clone(),
+                &value,
+            )?)),
             Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::from_json(*p, &value)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
         }
