@@ -928,7 +928,7 @@ impl Rules for Hundred {
         }
         let set = self.hand_set(self.current as usize);
         let everything = self.params.allow_voluntary_bust || !self.has_safe(set);
-        for c in bits(set as u128) {
+        for c in bits(set as u128).map(Action::from) {
             let c8 = c as u8;
             if self.params.chooses_value(c8) {
                 out.extend((1..=LIMIT as Action + 1).map(|x| c + x * VALUE_STEP));
@@ -980,7 +980,7 @@ impl Rules for Hundred {
             None => (rest, None),
         };
         let c = parse_card(code)? as Action;
-        Some(c + value.map_or(0, |x| (x + 1) * VALUE_STEP))
+        Some(c + value.map_or(0, |x| (Action::from(x) + 1) * VALUE_STEP))
     }
 
     fn write_action(action: Action, out: &mut String) {

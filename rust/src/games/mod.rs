@@ -3,6 +3,7 @@
 pub mod back_alley;
 pub mod hundred;
 pub mod take5;
+pub mod twenty_two;
 
 use crate::game::{Action, Error, Rules};
 use crate::params::Param;
@@ -10,7 +11,7 @@ use crate::rng::SplitMix64;
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["back_alley", "hundred", "take5"];
+pub const GAME_IDS: &[&str] = &["back_alley", "hundred", "take5", "twenty_two"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +22,8 @@ pub enum Config {
     Hundred(hundred::Params),
     /// Take 5 (6 nimmt!).
     Take5(take5::Params),
+    /// Twenty-Two (22).
+    TwentyTwo(twenty_two::Params),
 }
 
 /// A state of any game.
@@ -32,6 +35,8 @@ pub enum AnyState {
     Hundred(hundred::Hundred),
     /// Take 5 (6 nimmt!).
     Take5(take5::Take5),
+    /// Twenty-Two (22).
+    TwentyTwo(twenty_two::TwentyTwo),
 }
 
 /// Calls `$body` with `$s` bound to the inner state, whatever the game.
@@ -41,6 +46,7 @@ macro_rules! dispatch {
             AnyState::BackAlley($s) => $body,
             AnyState::Hundred($s) => $body,
             AnyState::Take5($s) => $body,
+            AnyState::TwentyTwo($s) => $body,
         }
     };
 }
@@ -61,6 +67,10 @@ macro_rules! dispatch_type {
                 type $T = take5::Take5;
                 $body
             }
+            AnyState::TwentyTwo(_) => {
+                type $T = twenty_two::TwentyTwo;
+                $body
+            }
         }
     };
 }
@@ -74,6 +84,9 @@ impl Config {
             )?)),
             "hundred" => Ok(Config::Hundred(hundred::Params::parse(players, variant)?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
+            "twenty_two" => Ok(Config::TwentyTwo(twenty_two::Params::parse(
+                players, variant,
+            )?)),
             _ => Err(Error::UnknownGame {
                 id: game.to_string(),
             }),
@@ -86,6 +99,7 @@ impl Config {
             Config::BackAlley(_) => back_alley::BackAlley::ID,
             Config::Hundred(_) => hundred::Hundred::ID,
             Config::Take5(_) => take5::Take5::ID,
+            Config::TwentyTwo(_) => twenty_two::TwentyTwo::ID,
         }
     }
 
@@ -95,6 +109,7 @@ impl Config {
             Config::BackAlley(_) => back_alley::PLAYERS,
             Config::Hundred(p) => p.players,
             Config::Take5(p) => p.players,
+            Config::TwentyTwo(p) => p.players,
         }
     }
 
@@ -104,6 +119,7 @@ impl Config {
             Config::BackAlley(p) => p.to_json(),
             Config::Hundred(p) => p.to_json(),
             Config::Take5(p) => p.to_json(),
+            Config::TwentyTwo(p) => p.to_json(),
         }
     }
 
@@ -113,6 +129,7 @@ impl Config {
             Config::BackAlley(p) => p.canonical_deck(),
             Config::Hundred(p) => p.canonical_deck(),
             Config::Take5(p) => p.canonical_deck(),
+            Config::TwentyTwo(_) => twenty_two::canonical_deck(),
         }
     }
 
@@ -126,6 +143,9 @@ impl Config {
             )?)),
             Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::new(*p, seed, deck)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
+            Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::new(
+                *p, seed, deck,
+            )?)),
         }
     }
 
@@ -141,6 +161,9 @@ impl Config {
             )?)),
             Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::from_json(*p, &value)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
+            Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::from_json(
+                *p, &value,
+            )?)),
         }
     }
 }
