@@ -5,6 +5,7 @@ pub mod take5;
 use crate::game::{Action, Error, Rules};
 use crate::params::Param;
 use crate::rng::SplitMix64;
+use crate::sim::{self, Bot, SearchParams};
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
@@ -164,6 +165,80 @@ impl AnyState {
     pub fn history(&self) -> Vec<String> {
         let codes: &[Action] = dispatch!(self, s => s.history());
         codes.iter().map(|&a| self.action_text(a)).collect()
+    }
+}
+
+/// Native bots, determinization and search, over any game (see `crate::sim`).
+impl AnyState {
+    /// The action codes applied so far.
+    pub fn history_codes(&self) -> &[Action] {
+        dispatch!(self, s => s.history())
+    }
+
+    /// True if the game has a native heuristic bot.
+    pub fn has_heuristic(&self) -> bool {
+        dispatch_type!(self, T => T::HAS_HEURISTIC)
+    }
+
+    /// Plays to the end with one native bot per seat; returns the actions applied.
+    pub fn play_out(&mut self, bots: &[Bot], rng: &mut SplitMix64) -> u64 {
+        dispatch!(self, s => sim::play_out(s, bots, rng))
+    }
+
+    /// The action native bot `bot` chooses now (the game must not be over).
+    pub fn bot_action(&self, bot: Bot, rng: &mut SplitMix64) -> Action {
+        let mut buf = Vec::new();
+        dispatch!(self, s => sim::bot_action(bot, s, rng, &mut buf))
+    }
+
+    /// A state `seat` cannot tell apart from this one, hidden cards dealt anew.
+    pub fn resample(&self, seat: usize, seed: u64) -> Result<AnyState, Error> {
+        let mut rng = SplitMix64::new(seed);
+        Ok(match self {
+            AnyState::Take5(s) => AnyState::Take5(s.resample(seat, &mut rng)?),
+        })
+    }
+
+    /// `count` states consistent with `observation` (a seat's view of a state
+    /// of this configuration), hidden cards at random.
+    pub fn sample_states(
+        &self,
+        observation: &Value,
+        count: usize,
+        seed: u64,
+    ) -> Result<Vec<AnyState>, Error> {
+        let mut rng = SplitMix64::new(seed);
+        (0..count)
+            .map(|_| {
+                Ok(match self {
+                    AnyState::Take5(s) => AnyState::Take5(s.from_observation(observation, &mut rng)?),
+                })
+            })
+            .collect()
+    }
+
+    /// The search bot's action for the seat whose `observation` is given,
+    /// sampling states from the observation only (`self` is any state of the
+    /// same configuration; none of its cards are looked at).
+    pub fn search_from_observation(
+        &self,
+        observation: &Value,
+        params: SearchParams,
+        seed: u64,
+    ) -> Result<Action, Error> {
+        let mut rng = SplitMix64::new(seed);
+        let seat = observation["seat"].as_u64().unwrap_or(0) as usize;
+        dispatch!(self, s => {
+            let root = s.from_observation(observation, &mut rng)?;
+            sim::search_action(&root, seat, params, &mut rng, |_, rng| {
+                s.from_observation(observation, rng)
+            })
+        })
+    }
+
+    /// Bytes of the state's fixed part (`std::mem::size_of` of the game's state type).
+    pub fn size_of(&self) -> usize {
+        dispatch!(self, s => std::mem::size_of_val(s))
     }
 }
 
