@@ -273,3 +273,115 @@ pub fn simulate(
     }
     Ok(totals)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn take5(players: i64) -> Config {
+        Config::new("take5", players, vec![]).unwrap()
+    }
+
+    #[test]
+    fn results_do_not_depend_on_the_thread_count() {
+        let config = take5(4);
+        let bots = [Bot::Random, Bot::Heuristic, Bot::Random, Bot::Heuristic];
+        let one = simulate(&config, &bots, 40, 7, 1, true).unwrap();
+        for threads in [2, 3, 8] {
+            assert_eq!(simulate(&config, &bots, 40, 7, threads, true).unwrap(), one);
+        }
+        assert_eq!(one.games, 40);
+        assert_eq!(one.records.len(), 40);
+        assert_eq!(
+            one.actions,
+            one.records.iter().map(|r| r.actions.len() as u64).sum::<u64>()
+        );
+    }
+
+    #[test]
+    fn records_replay_to_the_same_result() {
+        let config = take5(3);
+        let totals = simulate(&config, &[Bot::Heuristic; 3], 5, 1, 2, true).unwrap();
+        for r in &totals.records {
+            let mut g = config.new_state(r.seed, None).unwrap();
+            for &a in &r.actions {
+                g.apply(&g.action_text(a)).unwrap();
+            }
+            assert_eq!(g.scores(), r.scores);
+            assert_eq!(g.placements().unwrap(), r.placements);
+        }
+    }
+
+    #[test]
+    fn the_heuristic_beats_random_at_take5() {
+        let config = take5(4);
+        let bots = [Bot::Heuristic, Bot::Random, Bot::Random, Bot::Random];
+        let t = simulate(&config, &bots, 400, 3, 2, false).unwrap();
+        assert!(t.placement_sum[0] < t.placement_sum[1]);
+        assert!(t.wins[0] > t.wins[1]);
+    }
+
+    #[test]
+    fn resampling_keeps_the_seats_view_and_varies_the_rest() {
+        let config = take5(4);
+        let mut g = config.new_state(11, None).unwrap();
+        let mut rng = SplitMix64::new(5);
+        for step in 0..120 {
+            if g.is_terminal() {
+                break;
+            }
+            for seat in 0..4 {
+                let a = g.resample(seat, step).unwrap();
+                let b = g.resample(seat, step + 1000).unwrap();
+                assert_eq!(a.observation(seat), g.observation(seat));
+                assert_eq!(b.observation(seat), g.observation(seat));
+                // The state is consistent: it reloads, and plays the same actions.
+                let config_state = config.state_from_json(&a.to_json()).unwrap();
+                assert_eq!(config_state.to_json(), a.to_json());
+                let mut la = Vec::new();
+                let mut lg = Vec::new();
+                if g.current_player() == Some(seat) {
+                    a.legal_actions(&mut la);
+                    g.legal_actions(&mut lg);
+                    assert_eq!(la, lg);
+                }
+                assert_ne!(a.to_json(), b.to_json(), "hidden cards should vary");
+            }
+            let bot = [Bot::Random, Bot::Heuristic][step as usize % 2];
+            let action = g.bot_action(bot, &mut rng);
+            g.apply_unchecked(action);
+        }
+    }
+
+    #[test]
+    fn states_sampled_from_an_observation_show_that_observation() {
+        let config = take5(5);
+        let mut g = config.new_state(2, None).unwrap();
+        let mut rng = SplitMix64::new(9);
+        for step in 0..80 {
+            for seat in 0..5 {
+                let obs = g.observation(seat);
+                let states = g.sample_states(&obs, 3, step).unwrap();
+                for s in &states {
+                    assert_eq!(s.observation(seat), obs);
+                }
+                assert_ne!(states[0].to_json(), states[1].to_json());
+            }
+            let action = g.bot_action(Bot::Random, &mut rng);
+            g.apply_unchecked(action);
+        }
+    }
+
+    #[test]
+    fn search_picks_a_legal_action_from_the_observation_alone() {
+        let config = take5(4);
+        let g = config.new_state(4, None).unwrap();
+        let obs = g.observation(0);
+        let a = g
+            .search_from_observation(&obs, SearchParams { samples: 4 }, 1)
+            .unwrap();
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        assert!(legal.contains(&a));
+    }
+}

@@ -242,6 +242,9 @@ impl AnyState {
     }
 }
 
+/// More seats than any game has.
+const MAX_SEATS: usize = 16;
+
 /// Totals of a batch of random playouts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PlayoutTotals {
@@ -255,21 +258,10 @@ pub struct PlayoutTotals {
 /// Rust; the benchmark's native loop. Game i uses seed `seed + i`.
 pub fn random_playouts(config: &Config, games: u64, seed: u64) -> Result<PlayoutTotals, Error> {
     let mut chooser = SplitMix64::new(seed ^ 0x5EED_0FC4_A2D5);
-    let mut buf: Vec<Action> = Vec::with_capacity(128);
     let mut totals = PlayoutTotals::default();
     for i in 0..games {
         let mut state = config.new_state(seed.wrapping_add(i), None)?;
-        dispatch!(&mut state, s => {
-            while !s.is_terminal() {
-                buf.clear();
-                s.legal_actions(&mut buf);
-                // The bot's choice is not a rule: a multiply-shift pick is uniform enough
-                // and avoids the two divisions of `bounded`.
-                let pick = buf[((chooser.next_u64() as u128 * buf.len() as u128) >> 64) as usize];
-                s.apply_unchecked(pick);
-                totals.actions += 1;
-            }
-        });
+        totals.actions += state.play_out(&[Bot::Random; MAX_SEATS][..config.players()], &mut chooser);
         totals.games += 1;
     }
     Ok(totals)
