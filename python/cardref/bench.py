@@ -1,15 +1,17 @@
 """``cardref bench``: how fast each engine plays, measured in one run.
 
 For every game it times complete random games three ways: (a) the Rust core's
-native playout loop (no Python per step), (b) Python driving the Rust core step
-by step with ``legal_actions()`` + ``apply()``, and (c) the Python reference
-engine; then prints the per-action costs and the ratios between them. It is a
-measurement, never a pass/fail test.
+native loop (``cardref.simulate`` with random bots, no Python per step), on one
+thread and on every core, (b) Python driving the Rust core step by step with
+``legal_actions()`` + ``apply()``, and (c) the Python reference engine; then
+prints the per-action costs, the ratios between them and the size of a state
+in memory. It is a measurement, never a pass/fail test.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -43,12 +45,14 @@ class Rate:
         return self.games / self.seconds if self.seconds else float("inf")
 
 
-def native(game: Any, budget: float, seed: int) -> Rate:
-    """(a) The Rust core's own random-playout loop, grown until it fills the budget."""
+def native(game: Any, budget: float, seed: int, threads: Optional[int] = 1) -> Rate:
+    """(a) ``simulate`` with random bots inside Rust, grown until it fills the budget."""
     games, total = 1, Rate(0, 0, 0.0)
+    bots = ["random"] * game.players
     while total.seconds < budget:
-        played, actions, seconds = game.random_playouts(games, seed + total.games)
-        total = Rate(total.games + played, total.actions + actions, total.seconds + seconds)
+        r = game.simulate(bots, games, seed + total.games, threads)
+        total = Rate(total.games + r["games"], total.actions + r["actions"],
+                     total.seconds + r["seconds"])
         games *= 2
     return total
 
@@ -72,32 +76,40 @@ def measure(game_id: str, players: int, budget: float, seed: int) -> dict[str, R
     rust = cardref.load(game_id, players, engine="rust")
     reference = cardref.load(game_id, players, engine="reference")
     return {
-        "native": native(rust, budget, seed),
+        "native": native(rust, budget, seed, threads=1),
+        "native_all": native(rust, budget, seed, threads=None),
         "python_rust": stepped(rust, budget, seed),
         "reference": stepped(reference, budget, seed),
     }
 
 
-def state_size(game_id: str, players: int) -> int:
-    """Bytes of a fresh state's canonical JSON (the in-memory Rust state is smaller)."""
-    return len(cardref.load(game_id, players).new_state(seed=0).to_json())
+def state_size(game_id: str, players: int) -> tuple[int, int]:
+    """Bytes of a state in memory (``std::mem::size_of`` of the Rust state) and
+    of a fresh state's canonical JSON."""
+    game = cardref.load(game_id, players)
+    return game.state_size(), len(game.new_state(seed=0).to_json())
 
 
-def render(results: dict[str, dict[str, Rate]], players: dict[str, int], console: Console) -> None:
-    table = Table(title="cardref bench: random games (one thread)")
+def render(results: dict[str, dict[str, Rate]], players: dict[str, int], threads: int,
+           console: Console) -> None:
+    table = Table(title=f"cardref bench: random games (native: 1 thread and {threads} threads)")
     for column in ("game", "players", "native ns/action", "native games/s",
+                   f"{threads} threads games/s", "threads speed-up",
                    "py→rust ns/step", "reference ns/step", "py→rust ÷ native",
-                   "reference ÷ native", "reference ÷ py→rust"):
+                   "reference ÷ native", "reference ÷ py→rust", "state bytes"):
         table.add_column(column, justify="right" if column != "game" else "left")
     for game_id, r in results.items():
-        n, p, ref = r["native"], r["python_rust"], r["reference"]
+        n, a, p, ref = r["native"], r["native_all"], r["python_rust"], r["reference"]
+        size, _ = state_size(game_id, players[game_id])
         table.add_row(
             game_id, str(players[game_id]),
-            f"{n.ns_per_action:,.0f}", f"{n.games_per_second:,.0f}",
+            f"{n.ns_per_action:,.1f}", f"{n.games_per_second:,.0f}",
+            f"{a.games_per_second:,.0f}", f"{a.games_per_second / n.games_per_second:,.2f}×",
             f"{p.ns_per_action:,.0f}", f"{ref.ns_per_action:,.0f}",
             f"{p.ns_per_action / n.ns_per_action:,.1f}×",
             f"{ref.ns_per_action / n.ns_per_action:,.0f}×",
             f"{ref.ns_per_action / p.ns_per_action:,.1f}×",
+            f"{size:,}",
         )
     console.print(table)
 
@@ -121,10 +133,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for game_id in ids:
         with console.status(f"measuring {game_id}…"):
             results[game_id] = measure(game_id, players[game_id], args.seconds, args.seed)
-    render(results, players, console)
+    render(results, players, os.cpu_count() or 1, console)
     for game_id in ids:
-        size = state_size(game_id, players[game_id])
-        console.print(f"{game_id}: state JSON {size:,} bytes at the deal")
+        size, text = state_size(game_id, players[game_id])
+        console.print(f"{game_id}: state {size:,} bytes in memory (Rust, fixed part), "
+                      f"{text:,} bytes of JSON at the deal")
     return 0
 
 
