@@ -371,7 +371,7 @@ impl PyGame {
             samples: samples.max(1),
         };
         let action = py
-            .detach(|| template.search_from_observation(&obs, params, seed))
+            .detach(|| template.search_sample_from_observation(&obs, params, seed))
             .map_err(to_py_err)?;
         Ok(template.action_text(action))
     }

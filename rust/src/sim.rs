@@ -58,7 +58,7 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
 
 /// The bots' generator for a game dealt from `seed`.
 fn bot_rng(seed: u64) -> SplitMix64 {
-    SplitMix64::new(seed ^ 0xB07_5EED_0F_CA2D)
+    SplitMix64::new(seed ^ 0x0B07_5EED_0FCA_2D00)
 }
 
 /// The outcome of one game.
@@ -378,7 +378,7 @@ mod tests {
         let g = config.new_state(4, None).unwrap();
         let obs = g.observation(0);
         let a = g
-            .search_from_observation(&obs, SearchParams { samples: 4 }, 1)
+            .search_sample_from_observation(&obs, SearchParams { samples: 4 }, 1)
             .unwrap();
         let mut legal = Vec::new();
         g.legal_actions(&mut legal);

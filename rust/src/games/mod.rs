@@ -211,7 +211,7 @@ impl AnyState {
         (0..count)
             .map(|_| {
                 Ok(match self {
-                    AnyState::Take5(s) => AnyState::Take5(s.from_observation(observation, &mut rng)?),
+                    AnyState::Take5(s) => AnyState::Take5(s.sample_from_observation(observation, &mut rng)?),
                 })
             })
             .collect()
@@ -220,7 +220,7 @@ impl AnyState {
     /// The search bot's action for the seat whose `observation` is given,
     /// sampling states from the observation only (`self` is any state of the
     /// same configuration; none of its cards are looked at).
-    pub fn search_from_observation(
+    pub fn search_sample_from_observation(
         &self,
         observation: &Value,
         params: SearchParams,
@@ -229,9 +229,9 @@ impl AnyState {
         let mut rng = SplitMix64::new(seed);
         let seat = observation["seat"].as_u64().unwrap_or(0) as usize;
         dispatch!(self, s => {
-            let root = s.from_observation(observation, &mut rng)?;
+            let root = s.sample_from_observation(observation, &mut rng)?;
             sim::search_action(&root, seat, params, &mut rng, |_, rng| {
-                s.from_observation(observation, rng)
+                s.sample_from_observation(observation, rng)
             })
         })
     }

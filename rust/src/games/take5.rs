@@ -847,7 +847,7 @@ impl Rules for Take5 {
 
     /// Builds the state JSON from what the observation shows plus hidden cards
     /// drawn at random, and loads it (so every check of `from_json` applies).
-    fn from_observation(&self, obs: &Value, rng: &mut SplitMix64) -> Result<Self, Error> {
+    fn sample_from_observation(&self, obs: &Value, rng: &mut SplitMix64) -> Result<Self, Error> {
         let bad = |what: &str| Error::InvalidState {
             message: format!("not a take5 observation: {what}"),
         };
@@ -894,14 +894,14 @@ impl Rules for Take5 {
         let base = hand.count_ones() as usize + usize::from(mine != 0);
         let mut hands = Vec::with_capacity(n);
         let mut committed = Vec::with_capacity(n);
-        for s in 0..n {
+        for (s, &flag) in flags.iter().enumerate() {
             if s == seat {
                 hands.push(bits(hand).map(|c| c.to_string()).collect::<Vec<_>>());
                 committed.push((mine != 0).then(|| mine.to_string()));
                 continue;
             }
-            let c = if flags[s] { next.next() } else { None };
-            let size = base - usize::from(flags[s]);
+            let c = if flag { next.next() } else { None };
+            let size = base - usize::from(flag);
             let mut h: Vec<String> = next.by_ref().take(size).collect();
             h.sort_by_key(|c| c.parse::<u32>().unwrap_or(0));
             committed.push(c);
