@@ -11,6 +11,7 @@ from .reference import ReferenceGame
 
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
+    "back_alley": "cardref.reference.back_alley",
     "take5": "cardref.reference.take5",
 }
 

@@ -20,6 +20,7 @@ pool can play them in any order and the stored results are identical for every
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import random
 import signal
@@ -121,7 +122,8 @@ def _bot_class(kind: str, target: str) -> Any:
 
 
 def _game(setup: TableSetup) -> Any:
-    key = (setup.game, setup.players, setup.engine, tuple(sorted(setup.params.items())))
+    # Variant values may be lists (Back Alley's schedule): key on their JSON.
+    key = (setup.game, setup.players, setup.engine, json.dumps(setup.params, sort_keys=True))
     if key not in _GAMES:
         _GAMES[key] = cardref.load(setup.game, setup.players, engine=setup.engine,
                                    **setup.params)

@@ -1,5 +1,6 @@
 //! The game ids and the one place that dispatches over games.
 
+pub mod back_alley;
 pub mod take5;
 
 use crate::game::{Action, Error, Rules};
@@ -9,11 +10,13 @@ use crate::sim::{self, Bot, SearchParams};
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["take5"];
+pub const GAME_IDS: &[&str] = &["back_alley", "take5"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Config {
+    /// Back Alley (partnership trick-taking with two jokers).
+    BackAlley(back_alley::Params),
     /// Take 5 (6 nimmt!).
     Take5(take5::Params),
 }
@@ -21,6 +24,8 @@ pub enum Config {
 /// A state of any game.
 #[derive(Debug, Clone)]
 pub enum AnyState {
+    /// Back Alley (partnership trick-taking with two jokers).
+    BackAlley(back_alley::BackAlley),
     /// Take 5 (6 nimmt!).
     Take5(take5::Take5),
 }
@@ -29,6 +34,7 @@ pub enum AnyState {
 macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
+            AnyState::BackAlley($s) => $body,
             AnyState::Take5($s) => $body,
         }
     };
@@ -38,6 +44,10 @@ macro_rules! dispatch {
 macro_rules! dispatch_type {
     ($state:expr, $T:ident => $body:expr) => {
         match $state {
+            AnyState::BackAlley(_) => {
+                type $T = back_alley::BackAlley;
+                $body
+            }
             AnyState::Take5(_) => {
                 type $T = take5::Take5;
                 $body
@@ -50,6 +60,9 @@ impl Config {
     /// Checks the game id, the player count and the variant keys.
     pub fn new(game: &str, players: i64, variant: Vec<(String, Param)>) -> Result<Self, Error> {
         match game {
+            "back_alley" => Ok(Config::BackAlley(back_alley::Params::parse(
+                players, variant,
+            )?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
             _ => Err(Error::UnknownGame {
                 id: game.to_string(),
@@ -60,6 +73,7 @@ impl Config {
     /// The game id.
     pub fn id(&self) -> &'static str {
         match self {
+            Config::BackAlley(_) => back_alley::BackAlley::ID,
             Config::Take5(_) => take5::Take5::ID,
         }
     }
@@ -67,6 +81,7 @@ impl Config {
     /// Seats at the table.
     pub fn players(&self) -> usize {
         match self {
+            Config::BackAlley(_) => back_alley::PLAYERS,
             Config::Take5(p) => p.players,
         }
     }
@@ -74,6 +89,7 @@ impl Config {
     /// The effective variant values, every key present.
     pub fn params_json(&self) -> Value {
         match self {
+            Config::BackAlley(p) => p.to_json(),
             Config::Take5(p) => p.to_json(),
         }
     }
@@ -81,6 +97,7 @@ impl Config {
     /// The cards in play, canonical order (what an explicit deck must permute).
     pub fn canonical_deck(&self) -> Vec<String> {
         match self {
+            Config::BackAlley(p) => p.canonical_deck(),
             Config::Take5(p) => p.canonical_deck(),
         }
     }
@@ -88,6 +105,11 @@ impl Config {
     /// A new game from `seed`, with an optional explicit first deck (top card first).
     pub fn new_state(&self, seed: u64, deck: Option<&[String]>) -> Result<AnyState, Error> {
         match self {
+            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::new(
+                p.clone(),
+                seed,
+                deck,
+            )?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
         }
     }
@@ -98,6 +120,10 @@ impl Config {
             message: format!("not JSON: {e}"),
         })?;
         match self {
+            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::from_json(
+                p.clone(),
+                &value,
+            )?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
         }
     }
