@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 import cardref
+from cardref.bench import DEFAULT_PLAYERS
 from cardref.bench import main as bench_main
 from cardref.bots import BotLoadError, builtin_module
 
@@ -32,6 +33,36 @@ def test_same_seed_same_results_for_any_thread_count(game_id):
     assert first["games"] == 24
     assert first["actions"] == sum(len(rec["actions"]) for rec in first["records"])
     assert [s["bot"] for s in first["seats"]] == bots
+
+
+@pytest.mark.parametrize("game_id", cardref.games())
+def test_random_bots_play_every_game_the_same_on_any_thread_count(game_id):
+    players = DEFAULT_PLAYERS[game_id]
+    runs = [
+        cardref.simulate(game_id, players=players, games=6, bots=["random"] * players, seed=2,
+                         threads=t, records=True)
+        for t in (1, 2)
+    ]
+    assert _without_time(runs[0]) == _without_time(runs[1])
+    reference = cardref.load(game_id, players, engine="reference")
+    for rec in runs[0]["records"]:
+        state = reference.new_state(seed=rec["seed"])
+        for action in rec["actions"]:
+            state.apply(action)
+        assert state.is_terminal()
+        assert state.scores() == rec["scores"]
+        assert state.placements() == rec["placements"]
+
+
+@pytest.mark.parametrize("game_id", [g for g in cardref.games() if g not in NATIVE])
+def test_games_without_native_bots_say_so(game_id):
+    players = DEFAULT_PLAYERS[game_id]
+    with pytest.raises(cardref.InvalidParamsError, match="no native heuristic"):
+        cardref.simulate(game_id, players=players, games=1, bots=["heuristic"] * players)
+    with pytest.raises(cardref.InvalidStateError, match="no determinization"):
+        cardref.load(game_id, players).new_state(seed=0).resample(0, 0)
+    with pytest.raises(BotLoadError, match="does not play"):
+        builtin_module("search", game_id)
 
 
 @pytest.mark.parametrize("game_id", NATIVE)

@@ -40,6 +40,17 @@ macro_rules! dispatch {
     };
 }
 
+/// Same as `dispatch!`, for a `$body` that returns `Result<Self, Error>` of the
+/// inner type: wraps the result back into the same `AnyState` variant.
+macro_rules! dispatch_same {
+    ($state:expr, $s:ident => $body:expr) => {
+        match $state {
+            AnyState::BackAlley($s) => AnyState::BackAlley($body?),
+            AnyState::Take5($s) => AnyState::Take5($body?),
+        }
+    };
+}
+
 /// Same as `dispatch!`, but also binds `$T` to the state's type, for associated functions.
 macro_rules! dispatch_type {
     ($state:expr, $T:ident => $body:expr) => {
@@ -220,9 +231,7 @@ impl AnyState {
     /// A state `seat` cannot tell apart from this one, hidden cards dealt anew.
     pub fn resample(&self, seat: usize, seed: u64) -> Result<AnyState, Error> {
         let mut rng = SplitMix64::new(seed);
-        Ok(match self {
-            AnyState::Take5(s) => AnyState::Take5(s.resample(seat, &mut rng)?),
-        })
+        Ok(dispatch_same!(self, s => s.resample(seat, &mut rng)))
     }
 
     /// `count` states consistent with `observation` (a seat's view of a state
@@ -236,9 +245,7 @@ impl AnyState {
         let mut rng = SplitMix64::new(seed);
         (0..count)
             .map(|_| {
-                Ok(match self {
-                    AnyState::Take5(s) => AnyState::Take5(s.sample_from_observation(observation, &mut rng)?),
-                })
+                Ok(dispatch_same!(self, s => s.sample_from_observation(observation, &mut rng)))
             })
             .collect()
     }
