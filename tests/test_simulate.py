@@ -12,15 +12,17 @@ from cardref.bench import DEFAULT_PLAYERS
 from cardref.bench import main as bench_main
 from cardref.bots import BotLoadError, builtin_module
 
-#: Games with native heuristic bots and determinization.
+#: Games with determinization (resample, sample_states) and so the search bot.
 NATIVE = ["take5"]
+#: Games with a native heuristic bot.
+HEURISTIC = ["take5", "back_alley"]
 
 
 def _without_time(result: dict) -> dict:
     return {k: v for k, v in result.items() if k not in ("seconds", "threads")}
 
 
-@pytest.mark.parametrize("game_id", NATIVE)
+@pytest.mark.parametrize("game_id", HEURISTIC)
 def test_same_seed_same_results_for_any_thread_count(game_id):
     bots = ["random", "heuristic", "random", "heuristic"]
     runs = [
@@ -54,18 +56,23 @@ def test_random_bots_play_every_game_the_same_on_any_thread_count(game_id):
         assert state.placements() == rec["placements"]
 
 
-@pytest.mark.parametrize("game_id", [g for g in cardref.games() if g not in NATIVE])
-def test_games_without_native_bots_say_so(game_id):
+@pytest.mark.parametrize("game_id", [g for g in cardref.games() if g not in HEURISTIC])
+def test_games_without_a_native_heuristic_say_so(game_id):
     players = DEFAULT_PLAYERS[game_id]
     with pytest.raises(cardref.InvalidParamsError, match="no native heuristic"):
         cardref.simulate(game_id, players=players, games=1, bots=["heuristic"] * players)
+
+
+@pytest.mark.parametrize("game_id", [g for g in cardref.games() if g not in NATIVE])
+def test_games_without_determinization_say_so(game_id):
+    players = DEFAULT_PLAYERS[game_id]
     with pytest.raises(cardref.InvalidStateError, match="no determinization"):
         cardref.load(game_id, players).new_state(seed=0).resample(0, 0)
     with pytest.raises(BotLoadError, match="does not play"):
         builtin_module("search", game_id)
 
 
-@pytest.mark.parametrize("game_id", NATIVE)
+@pytest.mark.parametrize("game_id", HEURISTIC)
 def test_records_replay_on_both_engines(game_id):
     result = cardref.simulate(game_id, players=3, games=3, bots=["heuristic"] * 3,
                               seed=9, records=True)
@@ -102,15 +109,16 @@ def test_native_heuristic_beats_random():
     assert sum(s["mean_placement"] for s in heur) < sum(s["mean_placement"] for s in rand)
 
 
-def test_native_heuristic_plays_like_the_python_heuristic():
+@pytest.mark.parametrize("game_id", HEURISTIC)
+def test_native_heuristic_plays_like_the_python_heuristic(game_id):
     """The native heuristic ports the Python bot's strategy: same choices."""
-    from cardref.bots.heuristic.take5 import Bot
+    import importlib
 
-    result = cardref.simulate("take5", players=4, games=4, bots=["heuristic"] * 4,
+    bot = importlib.import_module(f"cardref.bots.heuristic.{game_id}").Bot()
+    result = cardref.simulate(game_id, players=4, games=3, bots=["heuristic"] * 4,
                               seed=12, records=True)
-    bot = Bot()
     for rec in result["records"]:
-        state = cardref.load("take5", 4).new_state(seed=rec["seed"])
+        state = cardref.load(game_id, 4).new_state(seed=rec["seed"])
         for action in rec["actions"]:
             seat = state.current_player()
             assert bot.act(state.observation(seat), state.legal_actions()) == action
