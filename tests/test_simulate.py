@@ -56,11 +56,13 @@ def test_random_bots_play_every_game_the_same_on_any_thread_count(game_id):
         assert state.placements() == rec["placements"]
 
 
-@pytest.mark.parametrize("game_id", [g for g in cardref.games() if g not in HEURISTIC])
-def test_games_without_a_native_heuristic_say_so(game_id):
-    players = DEFAULT_PLAYERS[game_id]
-    with pytest.raises(cardref.InvalidParamsError, match="no native heuristic"):
-        cardref.simulate(game_id, players=players, games=1, bots=["heuristic"] * players)
+def test_games_without_a_native_heuristic_say_so():
+    for game_id in cardref.games():
+        players = DEFAULT_PLAYERS[game_id]
+        if game_id in HEURISTIC:
+            continue
+        with pytest.raises(cardref.InvalidParamsError, match="no native heuristic"):
+            cardref.simulate(game_id, players=players, games=1, bots=["heuristic"] * players)
 
 
 @pytest.mark.parametrize("game_id", [g for g in cardref.games() if g not in NATIVE])
@@ -74,11 +76,12 @@ def test_games_without_determinization_say_so(game_id):
 
 @pytest.mark.parametrize("game_id", HEURISTIC)
 def test_records_replay_on_both_engines(game_id):
-    result = cardref.simulate(game_id, players=3, games=3, bots=["heuristic"] * 3,
+    n = DEFAULT_PLAYERS[game_id]
+    result = cardref.simulate(game_id, players=n, games=3, bots=["heuristic"] * n,
                               seed=9, records=True)
     for rec in result["records"]:
         for engine in ("rust", "reference"):
-            state = cardref.load(game_id, 3, engine=engine).new_state(seed=rec["seed"])
+            state = cardref.load(game_id, n, engine=engine).new_state(seed=rec["seed"])
             for action in rec["actions"]:
                 state.apply(action)
             assert state.is_terminal()
