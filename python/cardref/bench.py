@@ -72,6 +72,32 @@ def stepped(game: Any, budget: float, seed: int) -> Rate:
     return Rate(games, actions, time.perf_counter() - start)
 
 
+#: OpenSpiel's closest game to each of ours, compared per player decision.
+OPENSPIEL_GAMES = {"back_alley": "spades", "five_alive": "crazy_eights"}
+
+
+def openspiel(name: str, budget: float, seed: int) -> Optional[Rate]:
+    """OpenSpiel's native ``evaluate_bots`` with uniform random bots on game
+    ``name``; ``actions`` counts player decisions (chance nodes excluded).
+    None if ``open_spiel`` is not installed (``pip install 'cardref[bench]'``)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name)
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
+    games = decisions = 0
+    seconds = 0.0
+    while seconds < budget:
+        state = game.new_initial_state()
+        start = time.perf_counter()
+        pyspiel.evaluate_bots(state, bots, seed + games)
+        seconds += time.perf_counter() - start
+        decisions += sum(1 for h in state.full_history() if h.player >= 0)
+        games += 1
+    return Rate(games, decisions, seconds)
+
+
 def measure(game_id: str, players: int, budget: float, seed: int) -> dict[str, Rate]:
     rust = cardref.load(game_id, players, engine="rust")
     reference = cardref.load(game_id, players, engine="reference")
@@ -81,6 +107,28 @@ def measure(game_id: str, players: int, budget: float, seed: int) -> dict[str, R
         "python_rust": stepped(rust, budget, seed),
         "reference": stepped(reference, budget, seed),
     }
+
+
+def render_openspiel(results: dict[str, dict[str, Rate]], budget: float, seed: int,
+                     console: Console) -> None:
+    """Our native per-action cost beside OpenSpiel's per decision, where comparable."""
+    pairs = [(g, o) for g, o in OPENSPIEL_GAMES.items() if g in results]
+    if not pairs:
+        return
+    rows = [(g, o, openspiel(o, budget, seed)) for g, o in pairs]
+    if any(rate is None for _, _, rate in rows):
+        console.print("OpenSpiel: not installed (pip install 'cardref[bench]' to compare)")
+        return
+    table = Table(title="beside OpenSpiel (random bots, one thread, per player decision)")
+    for column in ("game", "OpenSpiel game", "ours ns/action", "OpenSpiel ns/decision",
+                   "OpenSpiel ÷ ours"):
+        table.add_column(column, justify="right" if "game" not in column else "left")
+    for game_id, name, rate in rows:
+        ours = results[game_id]["native"].ns_per_action
+        assert rate is not None
+        table.add_row(game_id, name, f"{ours:,.1f}", f"{rate.ns_per_action:,.0f}",
+                      f"{rate.ns_per_action / ours:,.0f}×")
+    console.print(table)
 
 
 def state_size(game_id: str, players: int) -> tuple[int, int]:
@@ -134,6 +182,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with console.status(f"measuring {game_id}…"):
             results[game_id] = measure(game_id, players[game_id], args.seconds, args.seed)
     render(results, players, os.cpu_count() or 1, console)
+    render_openspiel(results, args.seconds, args.seed, console)
     for game_id in ids:
         size, text = state_size(game_id, players[game_id])
         console.print(f"{game_id}: state {size:,} bytes in memory (Rust, fixed part), "
