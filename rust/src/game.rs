@@ -139,7 +139,11 @@ pub trait Rules: Clone {
 
     /// A full state consistent with `observation` (a seat's view of a state of
     /// this game's configuration, the one of `self`), hidden cards at random.
-    fn sample_from_observation(&self, observation: &Value, rng: &mut SplitMix64) -> Result<Self, Error> {
+    fn sample_from_observation(
+        &self,
+        observation: &Value,
+        rng: &mut SplitMix64,
+    ) -> Result<Self, Error> {
         let _ = (observation, rng);
         Err(Error::InvalidState {
             message: format!("{} has no determinization yet", Self::ID),

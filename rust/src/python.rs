@@ -155,7 +155,8 @@ fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Value> {
         .import("json")?
         .call_method1("dumps", (value,))?
         .extract()?;
-    serde_json::from_str(&text).map_err(|e| InvalidStateError::new_err(format!("invalid state: {e}")))
+    serde_json::from_str(&text)
+        .map_err(|e| InvalidStateError::new_err(format!("invalid state: {e}")))
 }
 
 /// A game configuration on the Rust core: `cardref.load(..., engine="rust")`.

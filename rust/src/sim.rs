@@ -30,7 +30,9 @@ impl Bot {
             "search" => Ok(Bot::Search(SearchParams::default())),
             _ => Err(Error::InvalidParams {
                 key: "bots".into(),
-                message: format!("unknown native bot {name:?}; native bots: random, heuristic, search"),
+                message: format!(
+                    "unknown native bot {name:?}; native bots: random, heuristic, search"
+                ),
             }),
         }
     }
@@ -294,7 +296,10 @@ mod tests {
         assert_eq!(one.records.len(), 40);
         assert_eq!(
             one.actions,
-            one.records.iter().map(|r| r.actions.len() as u64).sum::<u64>()
+            one.records
+                .iter()
+                .map(|r| r.actions.len() as u64)
+                .sum::<u64>()
         );
     }
 

@@ -1726,7 +1726,11 @@ impl BackAlley {
         if n == 1 {
             let c = hand.trailing_zeros() as u8;
             let sure = hand & JOKERS != 0 || (c % 13 == 12 && c / 13 == self.trump);
-            return if sure && partner != Some(BOARD) { BOARD } else { PASS };
+            return if sure && partner != Some(BOARD) {
+                BOARD
+            } else {
+                PASS
+            };
         }
         let mut wanted = (self.expected_tricks(hand) + 0.3) as i64;
         if let Some(k) = partner.filter(|&k| k != PASS && k != BOARD) {

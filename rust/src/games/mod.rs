@@ -294,7 +294,8 @@ pub fn random_playouts(config: &Config, games: u64, seed: u64) -> Result<Playout
     let mut totals = PlayoutTotals::default();
     for i in 0..games {
         let mut state = config.new_state(seed.wrapping_add(i), None)?;
-        totals.actions += state.play_out(&[Bot::Random; MAX_SEATS][..config.players()], &mut chooser);
+        totals.actions +=
+            state.play_out(&[Bot::Random; MAX_SEATS][..config.players()], &mut chooser);
         totals.games += 1;
     }
     Ok(totals)

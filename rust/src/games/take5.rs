@@ -851,7 +851,9 @@ impl Rules for Take5 {
         let bad = |what: &str| Error::InvalidState {
             message: format!("not a take5 observation: {what}"),
         };
-        ensure(json::string(obs, "game")? == "take5", || "not a take5 observation".into())?;
+        ensure(json::string(obs, "game")? == "take5", || {
+            "not a take5 observation".into()
+        })?;
         let n = self.n();
         let seat = json::uint(obs, "seat")? as usize;
         ensure(seat < n, || "seat out of range".into())?;
@@ -864,7 +866,8 @@ impl Rules for Take5 {
         };
         let cards_of = |v: &Value| -> Result<u128, Error> {
             let list = v.as_array().ok_or_else(|| bad("a card list"))?;
-            list.iter().try_fold(0u128, |set, c| Ok(set | 1 << card(c)?))
+            list.iter()
+                .try_fold(0u128, |set, c| Ok(set | 1 << card(c)?))
         };
         let hand = cards_of(json::field(obs, "hand")?)?;
         let mine = match json::field(obs, "my_commitment")? {
@@ -872,7 +875,9 @@ impl Rules for Take5 {
             v => card(v)?,
         };
         let flags = json::array(obs, "committed")?;
-        ensure(flags.len() == n, || "committed has one flag per seat".into())?;
+        ensure(flags.len() == n, || {
+            "committed has one flag per seat".into()
+        })?;
         let flags: Vec<bool> = flags.iter().map(|f| f.as_bool() == Some(true)).collect();
         let mut known = hand | if mine != 0 { 1 << mine } else { 0 };
         for row in json::array(obs, "rows")? {
