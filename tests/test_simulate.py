@@ -275,3 +275,18 @@ def test_bench_prints_every_column(capsys):
     assert bench_main(["take5", "--seconds", "0.01"]) == 0
     out = capsys.readouterr().out
     assert "threads" in out and "state" in out and "take5" in out
+
+
+@pytest.mark.parametrize("variant", [{"deck": "tactics"},
+                                     {"too_low_choice": "auto_fewest_heads", "end_score": 20}])
+def test_determinization_under_take5_variants(variant):
+    game = cardref.load("take5", 3, **variant)
+    rec = cardref.simulate("take5", players=3, games=1, bots=["search", "heuristic", "random"],
+                           records=True, **variant)["records"][0]
+    state = game.new_state(seed=rec["seed"])
+    for i, action in enumerate(rec["actions"][:40]):
+        for seat in range(3):
+            obs = state.observation(seat)
+            assert all(s.observation(seat) == obs for s in game.sample_states(obs, 2, i))
+            assert state.resample(seat, i).observation(seat) == obs
+        state.apply(action)
