@@ -13,6 +13,7 @@ from .reference import ReferenceGame
 REFERENCE_MODULES = {
     "back_alley": "cardref.reference.back_alley",
     "take5": "cardref.reference.take5",
+    "twenty_two": "cardref.reference.twenty_two",
 }
 
 ENGINES = ("rust", "reference")

@@ -2,6 +2,7 @@
 
 pub mod back_alley;
 pub mod take5;
+pub mod twenty_two;
 
 use crate::game::{Action, Error, Rules};
 use crate::params::Param;
@@ -10,7 +11,7 @@ use crate::sim::{self, Bot, SearchParams};
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["back_alley", "take5"];
+pub const GAME_IDS: &[&str] = &["back_alley", "take5", "twenty_two"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +20,8 @@ pub enum Config {
     BackAlley(back_alley::Params),
     /// Take 5 (6 nimmt!).
     Take5(take5::Params),
+    /// Twenty-Two (22).
+    TwentyTwo(twenty_two::Params),
 }
 
 /// A state of any game.
@@ -28,6 +31,8 @@ pub enum AnyState {
     BackAlley(back_alley::BackAlley),
     /// Take 5 (6 nimmt!).
     Take5(take5::Take5),
+    /// Twenty-Two (22).
+    TwentyTwo(twenty_two::TwentyTwo),
 }
 
 /// Calls `$body` with `$s` bound to the inner state, whatever the game.
@@ -36,6 +41,7 @@ macro_rules! dispatch {
         match $state {
             AnyState::BackAlley($s) => $body,
             AnyState::Take5($s) => $body,
+            AnyState::TwentyTwo($s) => $body,
         }
     };
 }
@@ -63,6 +69,10 @@ macro_rules! dispatch_type {
                 type $T = take5::Take5;
                 $body
             }
+            AnyState::TwentyTwo(_) => {
+                type $T = twenty_two::TwentyTwo;
+                $body
+            }
         }
     };
 }
@@ -75,6 +85,9 @@ impl Config {
                 players, variant,
             )?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
+            "twenty_two" => Ok(Config::TwentyTwo(twenty_two::Params::parse(
+                players, variant,
+            )?)),
             _ => Err(Error::UnknownGame {
                 id: game.to_string(),
             }),
@@ -86,6 +99,7 @@ impl Config {
         match self {
             Config::BackAlley(_) => back_alley::BackAlley::ID,
             Config::Take5(_) => take5::Take5::ID,
+            Config::TwentyTwo(_) => twenty_two::TwentyTwo::ID,
         }
     }
 
@@ -94,6 +108,7 @@ impl Config {
         match self {
             Config::BackAlley(_) => back_alley::PLAYERS,
             Config::Take5(p) => p.players,
+            Config::TwentyTwo(p) => p.players,
         }
     }
 
@@ -102,6 +117,7 @@ impl Config {
         match self {
             Config::BackAlley(p) => p.to_json(),
             Config::Take5(p) => p.to_json(),
+            Config::TwentyTwo(p) => p.to_json(),
         }
     }
 
@@ -110,6 +126,7 @@ impl Config {
         match self {
             Config::BackAlley(p) => p.canonical_deck(),
             Config::Take5(p) => p.canonical_deck(),
+            Config::TwentyTwo(_) => twenty_two::canonical_deck(),
         }
     }
 
@@ -122,6 +139,9 @@ impl Config {
                 deck,
             )?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
+            Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::new(
+                *p, seed, deck,
+            )?)),
         }
     }
 
@@ -136,6 +156,9 @@ impl Config {
                 &value,
             )?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
+            Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::from_json(
+                *p, &value,
+            )?)),
         }
     }
 }
