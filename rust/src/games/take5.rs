@@ -805,7 +805,7 @@ impl Rules for Take5 {
                 best = (cost, c);
             }
         }
-        best.1
+        best.1 as Action
     }
 
     fn resample(&self, seat: usize, rng: &mut SplitMix64) -> Result<Self, Error> {
@@ -978,7 +978,7 @@ fn nth_bit(set: u128, k: usize) -> Action {
         half &= half - 1;
         k -= 1;
     }
-    base + half.trailing_zeros()
+    (base + half.trailing_zeros()) as Action
 }
 
 impl Take5 {

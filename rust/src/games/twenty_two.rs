@@ -900,6 +900,52 @@ impl Rules for TwentyTwo {
     fn history(&self) -> &[Action] {
         &self.history
     }
+
+    const HAS_HEURISTIC: bool = true;
+
+    /// The strategy of `cardref.bots.heuristic.twenty_two`: discard the high
+    /// cards (jack and up, highest first) while the stock lasts; play the legal
+    /// set that leaves the lowest hand (ranks left, highest first, compared
+    /// lexicographically; the first such set in legal order).
+    fn heuristic_action(&self, _rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        let hand = self.hands[self.to_act as usize];
+        if self.phase == Phase::Discard {
+            let most = (hand.count_ones()).min(self.stock_size()) as usize;
+            let high = hand & !((1u64 << (4 * 9)) - 1);
+            let mut set = 0u64;
+            for c in bits(high as u128)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .take(most)
+            {
+                set |= 1 << c;
+            }
+            return DISCARD | set;
+        }
+        buf.clear();
+        self.legal_actions(buf);
+        let left = |a: Action| {
+            let rest = hand & !(a & CARDS);
+            let mut ranks = [0u8; 13];
+            let mut len = 0;
+            for c in bits(rest as u128).collect::<Vec<_>>().into_iter().rev() {
+                ranks[len] = rank(c) as u8;
+                len += 1;
+            }
+            (ranks, len)
+        };
+        let mut best = buf[0];
+        let mut best_key = left(best);
+        for &a in &buf[1..] {
+            let key = left(a);
+            if key.0[..key.1] < best_key.0[..best_key.1] {
+                best = a;
+                best_key = key;
+            }
+        }
+        best
+    }
 }
 
 impl TwentyTwo {
