@@ -304,6 +304,43 @@ mod tests {
     }
 
     #[test]
+    fn every_games_random_draw_is_legal() {
+        for id in crate::games::GAME_IDS {
+            let config = Config::new(id, 4, vec![]).unwrap();
+            let mut rng = SplitMix64::new(3);
+            for seed in 0..3 {
+                let mut g = config.new_state(seed, None).unwrap();
+                let mut legal = Vec::new();
+                let mut steps = 0;
+                while !g.is_terminal() && steps < 3000 {
+                    legal.clear();
+                    g.legal_actions(&mut legal);
+                    let a = g.bot_action(Bot::Random, &mut rng);
+                    assert!(legal.contains(&a), "{id}: {a} is not legal");
+                    g.apply_unchecked(a);
+                    steps += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn twenty_two_random_discards_reach_every_size() {
+        let config = Config::new("twenty_two", 2, vec![]).unwrap();
+        let g = config.new_state(1, None).unwrap();
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let mut rng = SplitMix64::new(8);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..20_000 {
+            seen.insert(g.bot_action(Bot::Random, &mut rng));
+        }
+        assert!(seen.iter().all(|a| legal.contains(a)));
+        // Uniform over the legal list: nearly all of it is drawn.
+        assert!(seen.len() * 10 >= legal.len() * 9 || seen.len() == legal.len());
+    }
+
+    #[test]
     fn records_replay_to_the_same_result() {
         let config = take5(3);
         let totals = simulate(&config, &[Bot::Heuristic; 3], 5, 1, 2, true).unwrap();

@@ -21,7 +21,7 @@
 //! is a card set plus a verb bit: `DISCARD | set` or `PLAY | set`.
 
 use crate::cards::{bits, check_deck};
-use crate::game::{competition_placements, Action, Error, Rules};
+use crate::game::{competition_placements, pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
@@ -899,6 +899,35 @@ impl Rules for TwentyTwo {
 
     fn history(&self) -> &[Action] {
         &self.history
+    }
+
+    /// Fast path for the discard phase, whose legal list holds every subset of
+    /// up to `min(hand, stock)` cards: a uniform draw without listing them
+    /// (pick the size weighted by its number of subsets, then the cards).
+    fn random_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        if self.phase != Phase::Discard {
+            buf.clear();
+            self.legal_actions(buf);
+            return buf[pick(rng, buf.len())];
+        }
+        let hand = self.hands[self.to_act as usize];
+        let (mut cards, n) = card_list(hand);
+        let most = (n as u32).min(self.stock_size()) as usize;
+        let choose = |j: usize| (0..j).fold(1u64, |c, i| c * (n - i) as u64 / (i as u64 + 1));
+        let total: u64 = (0..=most).map(choose).sum();
+        let mut r = pick(rng, total as usize) as u64;
+        let mut size = 0;
+        while r >= choose(size) {
+            r -= choose(size);
+            size += 1;
+        }
+        let mut set = 0u64;
+        for i in 0..size {
+            let j = i + pick(rng, n - i);
+            cards.swap(i, j);
+            set |= 1 << cards[i];
+        }
+        DISCARD | set
     }
 
     const HAS_HEURISTIC: bool = true;
