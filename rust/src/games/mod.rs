@@ -1,6 +1,7 @@
 //! The game ids and the one place that dispatches over games.
 
 pub mod back_alley;
+pub mod hundred;
 pub mod take5;
 pub mod twenty_two;
 
@@ -11,13 +12,15 @@ use crate::sim::{self, Bot, SearchParams};
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["back_alley", "take5", "twenty_two"];
+pub const GAME_IDS: &[&str] = &["back_alley", "hundred", "take5", "twenty_two"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Config {
     /// Back Alley (partnership trick-taking with two jokers).
     BackAlley(back_alley::Params),
+    /// 100 (One Hundred).
+    Hundred(hundred::Params),
     /// Take 5 (6 nimmt!).
     Take5(take5::Params),
     /// Twenty-Two (22).
@@ -29,6 +32,8 @@ pub enum Config {
 pub enum AnyState {
     /// Back Alley (partnership trick-taking with two jokers).
     BackAlley(back_alley::BackAlley),
+    /// 100 (One Hundred).
+    Hundred(hundred::Hundred),
     /// Take 5 (6 nimmt!).
     Take5(take5::Take5),
     /// Twenty-Two (22).
@@ -40,6 +45,7 @@ macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
             AnyState::BackAlley($s) => $body,
+            AnyState::Hundred($s) => $body,
             AnyState::Take5($s) => $body,
             AnyState::TwentyTwo($s) => $body,
         }
@@ -66,6 +72,10 @@ macro_rules! dispatch_type {
                 type $T = back_alley::BackAlley;
                 $body
             }
+            AnyState::Hundred(_) => {
+                type $T = hundred::Hundred;
+                $body
+            }
             AnyState::Take5(_) => {
                 type $T = take5::Take5;
                 $body
@@ -85,6 +95,7 @@ impl Config {
             "back_alley" => Ok(Config::BackAlley(back_alley::Params::parse(
                 players, variant,
             )?)),
+            "hundred" => Ok(Config::Hundred(hundred::Params::parse(players, variant)?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
             "twenty_two" => Ok(Config::TwentyTwo(twenty_two::Params::parse(
                 players, variant,
@@ -99,6 +110,7 @@ impl Config {
     pub fn id(&self) -> &'static str {
         match self {
             Config::BackAlley(_) => back_alley::BackAlley::ID,
+            Config::Hundred(_) => hundred::Hundred::ID,
             Config::Take5(_) => take5::Take5::ID,
             Config::TwentyTwo(_) => twenty_two::TwentyTwo::ID,
         }
@@ -108,6 +120,7 @@ impl Config {
     pub fn players(&self) -> usize {
         match self {
             Config::BackAlley(_) => back_alley::PLAYERS,
+            Config::Hundred(p) => p.players,
             Config::Take5(p) => p.players,
             Config::TwentyTwo(p) => p.players,
         }
@@ -117,6 +130,7 @@ impl Config {
     pub fn params_json(&self) -> Value {
         match self {
             Config::BackAlley(p) => p.to_json(),
+            Config::Hundred(p) => p.to_json(),
             Config::Take5(p) => p.to_json(),
             Config::TwentyTwo(p) => p.to_json(),
         }
@@ -126,6 +140,7 @@ impl Config {
     pub fn canonical_deck(&self) -> Vec<String> {
         match self {
             Config::BackAlley(p) => p.canonical_deck(),
+            Config::Hundred(p) => p.canonical_deck(),
             Config::Take5(p) => p.canonical_deck(),
             Config::TwentyTwo(_) => twenty_two::canonical_deck(),
         }
@@ -139,6 +154,7 @@ impl Config {
                 seed,
                 deck,
             )?)),
+            Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::new(*p, seed, deck)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
             Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::new(
                 *p, seed, deck,
@@ -156,6 +172,7 @@ impl Config {
                 p.clone(),
                 &value,
             )?)),
+            Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::from_json(*p, &value)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
             Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::from_json(
                 *p, &value,

@@ -1,0 +1,541 @@
+"""100 (One Hundred): the readable reference, following ``rules/hundred.md``.
+
+Rules summary (section numbers refer to the rule book, HU-n to its ambiguities):
+
+- §1 3–12 players (2 with ``allow_two_players``), one 52-card deck for up to 6
+  players and two for 7 or more (``num_decks``), 3 chips each, hands of 3.
+- §4 Seat 0 deals (``first_dealer``); cards are dealt one at a time starting
+  left of the dealer; the rest is the stock; the player left of the dealer
+  starts, clockwise, with the pile value at 0.
+- §5 On a turn a player plays exactly one card (``play C``, or ``play C X`` for
+  an ace that sets the value to X). A card that would take the value above 100
+  busts; it may only be played when every card in hand busts (HU-6), unless
+  ``allow_voluntary_bust``.
+- §6 Effects: the black aces set any value 0–100; red aces add 1 (HU-1,
+  ``red_ace``); 2♠ doubles (HU-17); the other 2s, 3s, 5♠/5♣ and 6–9 add their
+  rank (HU-2); 4s reverse the direction and add nothing (HU-15); 5♥/5♦ take 5
+  and jacks take 10, not below 0 (HU-3); tens set 100; Q♥ sets 0; other queens
+  add 10; kings add nothing. A bust costs a chip; by default the value then
+  restarts at 0 (HU-7, ``bust_rule``). The player then draws (HU-9); an empty
+  stock is rebuilt from the pile under its top card (HU-11). A player without
+  chips is out: the hand goes under the pile (HU-10).
+- §7 The last player with chips wins; the others rank by when they went out.
+  After ``max_actions`` actions the game stops and ranks by chips (HU-18).
+
+Cards are strings such as ``"10H"`` everywhere, hands and piles plain lists.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..errors import InvalidParamsError, InvalidStateError
+from ..params import Bool, Choice, Int
+from ..reference import ReferenceState
+from ..results import competition_placements
+from ..rng import SplitMix64
+
+GAME_ID = "hundred"
+MIN_PLAYERS = 2  # 2 only with allow_two_players (check_config)
+MAX_PLAYERS = 12
+LIMIT = 100
+#: Integer keys are 64-bit in the Rust core; both engines reject larger values.
+INT64_MAX = (1 << 63) - 1
+#: With ``allow_negative`` the value has no floor in the rule book; the engines
+#: stop it here so that repeated doubling of a negative value stays finite (HU-22).
+NEGATIVE_FLOOR = -1_000_000_000
+
+
+# §2 Cards --------------------------------------------------------------------
+
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+SUITS = ["C", "D", "H", "S"]
+#: One deck in canonical order: suits C, D, H, S; ranks 2 .. A within a suit.
+CARDS = [rank + suit for suit in SUITS for rank in RANKS]
+
+
+def rank_of(card: str) -> str:
+    return card[:-1]
+
+
+def canonical_index(card: str) -> int:
+    """Position in the canonical order; legal actions are listed by it (§2.2)."""
+    return CARDS.index(card)
+
+
+# §8 Variants -----------------------------------------------------------------
+
+
+class DeckCount:
+    """``num_decks``: the string "auto" or the integer 1 or 2."""
+
+    key = "num_decks"
+    default = "auto"
+
+    def check(self, value: Any) -> Any:
+        if value == "auto" and isinstance(value, str):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and value in (1, 2):
+            return value
+        raise InvalidParamsError(f'num_decks: must be "auto", 1 or 2, got {value!r}')
+
+
+VARIANTS = [
+    Bool("allow_two_players", False),
+    DeckCount(),
+    Int("chips", 3, low=1, high=INT64_MAX),
+    Int("hand_size", 3, low=1, high=INT64_MAX),
+    Int("first_dealer", 0, low=0, high=INT64_MAX),
+    Choice("red_ace", ["one", "choose", "zero"]),
+    Bool("allow_negative", False),
+    Bool("allow_voluntary_bust", False),
+    Choice("bust_rule", ["reset", "void", "redeal"]),
+    Int("max_actions", 5000, low=1, high=INT64_MAX),
+]
+
+
+def decks(players: int, params: dict[str, Any]) -> int:
+    """Resolved deck count: ``auto`` is 1 deck up to 6 players, else 2 (HU-12)."""
+    if params["num_decks"] == "auto":
+        return 1 if players <= 6 else 2
+    return params["num_decks"]
+
+
+def check_config(players: int, params: dict[str, Any]) -> None:
+    """Cross-key checks of §8."""
+    if players == 2 and not params["allow_two_players"]:
+        raise InvalidParamsError(
+            "players: 2 players need allow_two_players = true (3 to 12 otherwise)"
+        )
+    if params["first_dealer"] >= players:
+        raise InvalidParamsError(
+            f"first_dealer: must be a seat from 0 to {players - 1}, got {params['first_dealer']}"
+        )
+    cards = 52 * decks(players, params)
+    if params["hand_size"] * players >= cards:
+        raise InvalidParamsError(
+            f"hand_size: hand_size x players must be below the {cards} cards in play, "
+            f"got {params['hand_size']} x {players}"
+        )
+
+
+def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
+    """The cards in play: one deck, or two decks one after the other (§2.2)."""
+    return CARDS * decks(players, params)
+
+
+# §6.1 Card effects -------------------------------------------------------------
+
+
+def chooses_value(card: str, params: dict[str, Any]) -> bool:
+    """Black aces always set a value; red aces only with ``red_ace = choose`` (HU-1)."""
+    if card in ("AS", "AC"):
+        return True
+    return card in ("AH", "AD") and params["red_ace"] == "choose"
+
+
+def new_value(card: str, value: int, params: dict[str, Any]) -> int:
+    """The value after playing ``card`` (not a value-choosing ace) on ``value``.
+
+    A result above 100 means the play busts (HU-5).
+    """
+    rank = rank_of(card)
+    if card == "2S":
+        result = 2 * value  # HU-17
+    elif card in ("AH", "AD"):
+        result = value + 1 if params["red_ace"] == "one" else value
+    elif rank in ("4", "K"):
+        result = value
+    elif card in ("5H", "5D"):
+        result = value - 5
+    elif rank == "J":
+        result = value - 10
+    elif rank == "10":
+        result = LIMIT
+    elif card == "QH":
+        result = 0
+    elif rank == "Q":
+        result = value + 10
+    else:
+        result = value + int(rank)  # HU-2: 2, 3, 5S, 5C, 6 .. 9 at face value
+    floor = NEGATIVE_FLOOR if params["allow_negative"] else 0  # HU-3
+    return max(floor, result)
+
+
+def is_action(text: str) -> bool:
+    """The grammar of §5.2: ``play C`` or ``play C X`` with X written 0..100 canonically."""
+    words = text.split(" ")
+    if len(words) not in (2, 3) or words[0] != "play" or words[1] not in CARDS:
+        return False
+    if len(words) == 2:
+        return True
+    x = words[2]
+    return x.isdigit() and x.isascii() and str(int(x)) == x and int(x) <= LIMIT
+
+
+# §3 State ---------------------------------------------------------------------
+
+
+class State(ReferenceState):
+    """A game of 100. Stock: element 0 is the top; pile: the last element is the top."""
+
+    GAME_ID = GAME_ID
+
+    def __init__(self, players: int, params: dict[str, Any], seed: int, deck: Optional[list[str]]):
+        self.players = players
+        self.params = params
+        self.rng = SplitMix64(seed)
+        self.chips = [params["chips"]] * players
+        self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.stock: list[str] = []
+        self.pile: list[str] = []
+        self.value = 0
+        self.dir = 1
+        self.current: Optional[int] = None
+        self.dealer = params["first_dealer"]
+        self.deal_number = 1
+        self.phase = "PLAY"
+        self.elimination_log: list[int] = []
+        self.action_count = 0
+        self.result: Optional[dict[str, Any]] = None
+        self.recent: list[list[Any]] = []
+        self._history: list[str] = []
+        self._deal(list(deck) if deck is not None else self._shuffled_deck())
+
+    # §4 Setup and deal --------------------------------------------------------
+
+    def _shuffled_deck(self) -> list[str]:
+        cards = canonical_deck(self.players, self.params)
+        self.rng.shuffle(cards)
+        return cards
+
+    def is_active(self, seat: int) -> bool:
+        return self.chips[seat] > 0
+
+    def next_active(self, seat: int, direction: int) -> int:
+        """The first active seat in seat+d, seat+2d, ... (§3.1)."""
+        for step in range(1, self.players + 1):
+            other = (seat + step * direction) % self.players
+            if self.is_active(other):
+                return other
+        raise AssertionError("no active seat")
+
+    def _deal(self, deck: list[str]) -> None:
+        """§4.4: one card at a time from left of the dealer, over active seats."""
+        self.dir, self.value, self.pile = 1, 0, []
+        self.hands = [[] for _ in range(self.players)]
+        order = [self.next_active(self.dealer, 1)]
+        while len(order) < self.players - len(self.elimination_log):
+            order.append(self.next_active(order[-1], 1))
+        dealt = self.params["hand_size"] * len(order)
+        for i, card in enumerate(deck[:dealt]):
+            self.hands[order[i % len(order)]].append(card)
+        self.stock = deck[dealt:]
+        self.current = order[0]
+
+    # §5 Turn structure and legal actions -------------------------------------
+
+    def current_player(self) -> Optional[int]:
+        return self.current if self.phase == "PLAY" else None
+
+    def legal_actions(self) -> list[str]:
+        """§5.3: safe candidates only, unless none is safe (or voluntary busts are on)."""
+        if self.phase != "PLAY":
+            return []
+        hand = self.hands[self.current]
+        safe: list[str] = []
+        busting: list[str] = []
+        for card in sorted(set(hand), key=canonical_index):  # HU-13: one action per code
+            if chooses_value(card, self.params):
+                safe += [f"play {card} {x}" for x in range(LIMIT + 1)]
+            elif new_value(card, self.value, self.params) <= LIMIT:
+                safe.append(f"play {card}")
+            else:
+                busting.append(f"play {card}")
+        if self.params["allow_voluntary_bust"] or not safe:
+            every = safe + busting
+            return sorted(every, key=lambda a: canonical_index(a.split(" ")[1]))
+        return safe
+
+    def why_illegal(self, action: str) -> str:
+        words = action.split(" ") if isinstance(action, str) else []
+        if len(words) not in (2, 3) or words[0] != "play" or words[1] not in CARDS:
+            return "not an action of hundred (play C, or play C X for a value-choosing ace)"
+        card = words[1]
+        if card not in self.hands[self.current]:
+            return f"{card} is not in its hand"
+        if chooses_value(card, self.params) and len(words) == 2:
+            return f"{card} sets the value: play {card} X with X from 0 to 100"
+        if not chooses_value(card, self.params) and len(words) == 3:
+            return f"{card} does not take a value"
+        if len(words) == 3:
+            return "the value must be written 0 to 100 without sign or leading zeros"
+        busted = new_value(card, self.value, self.params)
+        return f"{card} would bust ({busted}) while a safe card exists"
+
+    # §6.2 Resolution of a play ----------------------------------------------------
+
+    def _play(self, action: str) -> None:
+        """§6.2: the full resolution of ``play C [X]``."""
+        seat = self.current
+        words = action.split(" ")
+        card = words[1]
+        self._history.append(action)
+        self.recent = ([*self.recent, [seat, action]])[-self.players :]
+        self.hands[seat].remove(card)
+        self.pile.append(card)
+        if rank_of(card) == "4":
+            self.dir = -self.dir  # HU-15
+        # HU-4: an ace sets the value it names and never busts.
+        new = int(words[2]) if len(words) == 3 else new_value(card, self.value, self.params)
+        redealt = False
+        if new <= LIMIT:
+            self.value = new
+        else:
+            redealt = self._bust(seat)
+        if self.is_active(seat) and not redealt:
+            self._draw(seat)
+        if len(self.elimination_log) == self.players - 1:
+            self._end("LAST_STANDING")
+        elif not redealt:
+            self.current = self.next_active(seat, self.dir)
+        self.action_count += 1
+        if self.phase == "PLAY" and self.action_count >= self.params["max_actions"]:
+            self._end("CAP")
+
+    # §6.3 Bust penalty ---------------------------------------------------------
+
+    def _bust(self, seat: int) -> bool:
+        """Lose a chip, then apply ``bust_rule``; True if a new deal was made."""
+        self.chips[seat] -= 1
+        if self.chips[seat] == 0:
+            self._eliminate(seat)
+        rule = self.params["bust_rule"]
+        if rule == "reset":
+            self.value = 0
+        elif rule == "redeal" and len(self.elimination_log) < self.players - 1:
+            self.dealer = seat  # HU-8: the buster deals, even if just eliminated
+            self.deal_number += 1
+            self._deal(self._shuffled_deck())
+            return True
+        return False  # "void": the value stays
+
+    def _eliminate(self, seat: int) -> None:
+        """HU-10: the rest of the hand goes under the pile, in hand order."""
+        self.pile = self.hands[seat] + self.pile
+        self.hands[seat] = []
+        self.elimination_log.append(seat)
+
+    # §6.4 Drawing -----------------------------------------------------------
+
+    def _draw(self, seat: int) -> None:
+        """Draw the top card; an empty stock is first rebuilt from the pile (HU-11)."""
+        if not self.stock:
+            under_top = self.pile[:-1]
+            if not under_top:
+                return
+            self.rng.shuffle(under_top)
+            self.stock = under_top
+            self.pile = self.pile[-1:]
+        self.hands[seat].append(self.stock.pop(0))
+
+    # §7 Game end, termination -----------------------------------------------
+
+    def _end(self, reason: str) -> None:
+        self.phase = "GAME_OVER"
+        self.current = None
+        self.result = {"reason": reason, "ranking": self._ranking(reason)}
+
+    def _ranking(self, reason: str) -> list[list[int]]:
+        """§7.2/7.3: active seats first (by chips at the cap), then the eliminated,
+        the last one out ranking best."""
+        active = [s for s in range(self.players) if self.is_active(s)]
+        groups: list[list[int]] = []
+        if reason == "LAST_STANDING":
+            groups.append(active)
+        else:
+            for count in sorted({self.chips[s] for s in active}, reverse=True):
+                groups.append([s for s in active if self.chips[s] == count])
+        groups += [[s] for s in reversed(self.elimination_log)]
+        return groups
+
+    def scores(self) -> list[int]:
+        return list(self.chips)
+
+    def _final_placements(self) -> list[int]:
+        rank = {seat: i for i, group in enumerate(self.result["ranking"]) for seat in group}
+        return competition_placements(self.players, lambda a, b: rank[a] < rank[b])
+
+    # Observation and JSON ------------------------------------------------------
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """§3.2 public information plus the seat's own hand (HU-19)."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} does not exist; seats are 0 to {self.players - 1}")
+        return {
+            "game": GAME_ID,
+            "seat": seat,
+            "players": self.players,
+            "params": dict(self.params),
+            "phase": self.phase,
+            "to_act": self.current_player(),
+            "hand": list(self.hands[seat]),
+            "hand_sizes": [len(h) for h in self.hands],
+            "stock_size": len(self.stock),
+            "pile": list(self.pile),
+            "value": self.value,
+            "dir": self.dir,
+            "chips": list(self.chips),
+            "dealer": self.dealer,
+            "deal_number": self.deal_number,
+            "elimination_log": list(self.elimination_log),
+            "action_count": self.action_count,
+            "result": self._result_copy(),
+            "recent": [list(pair) for pair in self.recent],
+        }
+
+    def _result_copy(self) -> Optional[dict[str, Any]]:
+        if self.result is None:
+            return None
+        ranking = [list(group) for group in self.result["ranking"]]
+        return {"reason": self.result["reason"], "ranking": ranking}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": GAME_ID,
+            "players": self.players,
+            "params": dict(self.params),
+            "rng": self.rng.state,
+            "phase": self.phase,
+            "current": self.current,
+            "chips": list(self.chips),
+            "hands": [list(h) for h in self.hands],
+            "stock": list(self.stock),
+            "pile": list(self.pile),
+            "value": self.value,
+            "dir": self.dir,
+            "dealer": self.dealer,
+            "deal_number": self.deal_number,
+            "elimination_log": list(self.elimination_log),
+            "action_count": self.action_count,
+            "result": self._result_copy(),
+            "history": list(self._history),
+            "recent": [list(pair) for pair in self.recent],
+        }
+
+    @classmethod
+    def from_dict(cls, players: int, params: dict[str, Any], data: dict[str, Any]) -> State:
+        """Rebuild a state from ``to_dict`` output, checking that it is whole."""
+        state = cls.__new__(cls)
+        state.players, state.params = players, params
+        state.rng = SplitMix64(_integer(data, "rng", 0, (1 << 64) - 1))
+        state.phase = data["phase"]
+        state.current = data["current"]
+        state.chips = [_int(x, "chips") for x in _per_seat(data, "chips", players)]
+        state.hands = [_cards(h, "hands") for h in _per_seat(data, "hands", players)]
+        state.stock = _cards(data["stock"], "stock")
+        state.pile = _cards(data["pile"], "pile")
+        state.value = _integer(data, "value", NEGATIVE_FLOOR, LIMIT)
+        state.dir = data["dir"]
+        state.dealer = _integer(data, "dealer", 0, players - 1)
+        state.deal_number = _integer(data, "deal_number", 1, None)
+        state.elimination_log = [_int(x, "elimination_log") for x in _list(data, "elimination_log")]
+        state.action_count = _integer(data, "action_count", 0, None)
+        state.result = data["result"]
+        state._history = [_str(a, "history") for a in _list(data, "history")]
+        state.recent = [_pair(p) for p in _list(data, "recent")]
+        if not all(is_action(a) for _, a in state.recent):
+            raise InvalidStateError("invalid state: recent must hold actions")
+        state._check_whole()
+        return state
+
+    def _check_whole(self) -> None:
+        """The invariants of §3.2 between actions."""
+        n, p = self.players, self.params
+
+        def require(ok: bool, why: str) -> None:
+            if not ok:
+                raise InvalidStateError(f"invalid state: {why}")
+
+        in_hands = [card for hand in self.hands for card in hand]
+        require(sorted(self.stock + self.pile + in_hands, key=canonical_index)
+                == sorted(canonical_deck(n, p), key=canonical_index),
+                "the cards in hands, stock and pile are not exactly the cards in play")
+        require(all(0 <= c <= p["chips"] for c in self.chips), "chips out of range")
+        require(p["allow_negative"] or self.value >= 0, "value below 0")
+        require(self.dir in (1, -1) and not isinstance(self.dir, bool), "dir must be 1 or -1")
+        out = [s for s in range(n) if self.chips[s] == 0]
+        require(sorted(self.elimination_log) == out and len(set(out)) == len(out),
+                "elimination_log must list exactly the seats without chips")
+        for s in range(n):
+            want = 0 if self.chips[s] == 0 else p["hand_size"]
+            require(len(self.hands[s]) == want, f"seat {s} must hold {want} cards")
+        require(self.action_count == len(self._history),
+                "action_count must equal the history length")
+        require(all(is_action(a) for a in self._history), "history must hold actions")
+        tail = self._history[len(self._history) - len(self.recent):] if self.recent else []
+        require(len(self.recent) == min(n, len(self._history))
+                and [a for _, a in self.recent] == tail
+                and all(0 <= s < n for s, _ in self.recent),
+                "recent must pair the last actions of the history with their seats")
+        if self.phase == "PLAY":
+            require(len(out) < n - 1, "a game in play needs two active seats")
+            require(self.result is None, "result must be null in play")
+            require(isinstance(self.current, int) and not isinstance(self.current, bool)
+                    and 0 <= self.current < n and self.chips[self.current] > 0,
+                    "current must be an active seat")
+            require(self.action_count < p["max_actions"], "the action cap is reached")
+        else:
+            require(self.phase == "GAME_OVER", f"unknown phase {self.phase!r}")
+            require(self.current is None, "current must be null once the game is over")
+            reason = self.result.get("reason") if isinstance(self.result, dict) else None
+            require(reason in ("LAST_STANDING", "CAP"), "result must hold a reason")
+            require(reason == "CAP" or len(out) == n - 1, "LAST_STANDING needs one seat left")
+            require(reason == "LAST_STANDING" or self.action_count >= p["max_actions"],
+                    "CAP needs max_actions actions")
+            require(self.result == {"reason": reason, "ranking": self._ranking(reason)},
+                    "the ranking does not follow from chips and elimination_log")
+
+
+def _list(data: dict[str, Any], key: str) -> list[Any]:
+    if not isinstance(data[key], list):
+        raise InvalidStateError(f"invalid state: field {key!r} must be a list")
+    return data[key]
+
+
+def _per_seat(data: dict[str, Any], key: str, players: int) -> list[Any]:
+    items = _list(data, key)
+    if len(items) != players:
+        raise InvalidStateError(f"invalid state: {key!r} must have one entry per seat")
+    return items
+
+
+def _int(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidStateError(f"invalid state: {what} must hold integers")
+    return value
+
+
+def _integer(data: dict[str, Any], key: str, low: int, high: Optional[int]) -> int:
+    value = _int(data[key], key)
+    if value < low or (high is not None and value > high):
+        raise InvalidStateError(f"invalid state: field {key!r} out of range")
+    return value
+
+
+def _str(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidStateError(f"invalid state: {what} must hold strings")
+    return value
+
+
+def _cards(items: Any, what: str) -> list[str]:
+    if not isinstance(items, list) or not all(isinstance(c, str) and c in CARDS for c in items):
+        raise InvalidStateError(f"invalid state: {what} must be lists of card codes")
+    return list(items)
+
+
+def _pair(item: Any) -> list[Any]:
+    if not isinstance(item, list) or len(item) != 2:
+        raise InvalidStateError("invalid state: recent must hold [seat, action] pairs")
+    return [_int(item[0], "recent"), _str(item[1], "recent")]

@@ -1,0 +1,1339 @@
+//! 100 (One Hundred), as specified in `shared/rules/hundred.md`.
+//!
+//! 3–12 players (2 with `allow_two_players`) play from one 52-card deck, or two
+//! for 7 or more (HU-12), each with 3 chips and a hand of 3. In turn a player
+//! plays one card onto the pile and draws. The black aces set the pile value to
+//! any 0–100 (`play AS 57`); red aces add 1 (HU-1); 2♠ doubles (HU-17); other 2s,
+//! 3s, 5♠/5♣ and 6–9 add their rank (HU-2); 4s reverse the direction (HU-15);
+//! 5♥/5♦ take 5 and jacks 10, not below 0 (HU-3); tens set 100; Q♥ sets 0; other
+//! queens add 10; kings add nothing. A play above 100 busts (HU-5) and may only be
+//! made when every card in hand busts (HU-6). A bust costs a chip and, by
+//! default, restarts the value at 0 (HU-7, `bust_rule`). An empty stock is rebuilt
+//! from the pile under its top card (HU-11). A seat without chips is out, its hand
+//! going under the pile (HU-10); the last seat with chips wins, and
+//! `max_actions` caps the game (HU-18).
+//!
+//! Representation: cards are `u8` codes 0..52 in canonical order (suit × 13 +
+//! rank); the hands share one fixed array (seat s from `s × hand_size`), stock and
+//! pile are fixed arrays (the stock stored top last, so a draw is a pop); the
+//! distinct cards of a hand form a 52-bit set for `legal_actions`; an action is
+//! `card + 64 × (X + 1)` for an ace choosing X, plain `card` otherwise. Nothing is
+//! allocated while playing except the history and the final ranking.
+
+use crate::cards::{bits, check_deck};
+use crate::game::{competition_placements, parse_canonical_uint, Action, Error, Rules};
+use crate::json::{self, ensure};
+use crate::params::{check_players, Param, ParamReader};
+use crate::rng::SplitMix64;
+use serde_json::{json, Map, Value};
+
+/// Most seats at a table.
+pub const MAX_PLAYERS: usize = 12;
+const MAX_CARDS: usize = 104;
+const LIMIT: i64 = 100;
+/// With `allow_negative` the rule book sets no floor; the engines stop the value
+/// here so that doubling a negative value stays finite (HU-22).
+pub const NEGATIVE_FLOOR: i64 = -1_000_000_000;
+const VALUE_STEP: Action = 64;
+
+// ---------------------------------------------------------------------------
+// §2 Cards
+// ---------------------------------------------------------------------------
+
+const RANKS: [&str; 13] = [
+    "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+];
+const SUITS: [&str; 4] = ["C", "D", "H", "S"];
+const R4: u8 = 2;
+const R5: u8 = 3;
+const R10: u8 = 8;
+const RJ: u8 = 9;
+const RQ: u8 = 10;
+const RK: u8 = 11;
+const RA: u8 = 12;
+const CLUBS: u8 = 0;
+const DIAMONDS: u8 = 1;
+const HEARTS: u8 = 2;
+const SPADES: u8 = 3;
+
+const fn card(rank: u8, suit: u8) -> u8 {
+    suit * 13 + rank
+}
+
+const fn rank(c: u8) -> u8 {
+    c % 13
+}
+
+const fn suit(c: u8) -> u8 {
+    c / 13
+}
+
+/// The code of card `c`, e.g. `"10H"`.
+pub fn card_code(c: u8) -> String {
+    format!("{}{}", RANKS[rank(c) as usize], SUITS[suit(c) as usize])
+}
+
+/// The card of a code, if it is one of the 52.
+pub fn parse_card(text: &str) -> Option<u8> {
+    let split = text.len().checked_sub(1)?;
+    let (r, s) = text.split_at_checked(split)?;
+    let r = RANKS.iter().position(|&x| x == r)?;
+    let s = SUITS.iter().position(|&x| x == s)?;
+    Some(card(r as u8, s as u8))
+}
+
+fn codes(cards: &[u8]) -> Vec<String> {
+    cards.iter().map(|&c| card_code(c)).collect()
+}
+
+// ---------------------------------------------------------------------------
+// §8 Variants
+// ---------------------------------------------------------------------------
+
+/// `red_ace` (HU-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedAce {
+    /// Adds 1 (default).
+    One,
+    /// Sets a value, as the black aces.
+    Choose,
+    /// Adds nothing.
+    Zero,
+}
+
+/// `bust_rule` (HU-7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BustRule {
+    /// The value restarts at 0 (default).
+    Reset,
+    /// The busting card has no effect.
+    Void,
+    /// A new deal, dealt by the buster.
+    Redeal,
+}
+
+const RED_ACES: [&str; 3] = ["one", "choose", "zero"];
+const BUST_RULES: [&str; 3] = ["reset", "void", "redeal"];
+
+/// The variant keys of §8, checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Params {
+    /// Seats at the table (2..=12); not a variant key, but fixed with them.
+    pub players: usize,
+    /// `allow_two_players`.
+    pub allow_two_players: bool,
+    /// `num_decks` as given: `None` for `"auto"`.
+    pub num_decks: Option<u8>,
+    /// The resolved deck count, 1 or 2.
+    pub decks: usize,
+    /// `chips`, starting chips.
+    pub chips: i64,
+    /// `hand_size`.
+    pub hand_size: usize,
+    /// `first_dealer`.
+    pub first_dealer: usize,
+    /// `red_ace`.
+    pub red_ace: RedAce,
+    /// `allow_negative`.
+    pub allow_negative: bool,
+    /// `allow_voluntary_bust`.
+    pub allow_voluntary_bust: bool,
+    /// `bust_rule`.
+    pub bust_rule: BustRule,
+    /// `max_actions`.
+    pub max_actions: u64,
+}
+
+fn invalid(key: &str, message: String) -> Error {
+    Error::InvalidParams {
+        key: key.to_string(),
+        message,
+    }
+}
+
+/// `num_decks` is "auto", 1 or 2; "auto" is handed on to the reader as none.
+fn take_num_decks(given: &mut [(String, Param)]) -> Result<(), Error> {
+    for (key, value) in given.iter_mut().filter(|(k, _)| k == "num_decks") {
+        match value {
+            Param::Str(s) if s == "auto" => *value = Param::None,
+            Param::Int(1 | 2) => {}
+            other => {
+                let got = match other {
+                    Param::Bool(b) => format!("the boolean {b}"),
+                    Param::Int(i) => format!("the integer {i}"),
+                    Param::Str(s) => format!("the string {s:?}"),
+                    Param::None => "none".into(),
+                    Param::List(items) => format!("a list of {} items", items.len()),
+                    Param::Other(d) => d.clone(),
+                };
+                return Err(invalid(key, format!("must be \"auto\", 1 or 2, got {got}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Params {
+    /// Checks the player count and the variant keys (CONVENTIONS "Configuration").
+    pub fn parse(players: i64, mut given: Vec<(String, Param)>) -> Result<Self, Error> {
+        let players = check_players(players, 2, MAX_PLAYERS as i64)?;
+        take_num_decks(&mut given)?;
+        let mut r = ParamReader::new(given);
+        let allow_two_players = r.boolean("allow_two_players", false)?;
+        let num_decks = r.optional_int("num_decks", 1, 2)?.map(|d| d as u8);
+        let chips = r.int("chips", 3, 1, i64::MAX)?;
+        let hand_size = r.int("hand_size", 3, 1, i64::MAX)?;
+        let first_dealer = r.int("first_dealer", 0, 0, i64::MAX)?;
+        let red_ace =
+            [RedAce::One, RedAce::Choose, RedAce::Zero][r.choice("red_ace", &RED_ACES)?];
+        let allow_negative = r.boolean("allow_negative", false)?;
+        let allow_voluntary_bust = r.boolean("allow_voluntary_bust", false)?;
+        let bust_rule = [BustRule::Reset, BustRule::Void, BustRule::Redeal]
+            [r.choice("bust_rule", &BUST_RULES)?];
+        let max_actions = r.int("max_actions", 5000, 1, i64::MAX)? as u64;
+        r.finish()?;
+        let decks = match num_decks {
+            Some(d) => d as usize,
+            None if players <= 6 => 1,
+            None => 2,
+        };
+        if players == 2 && !allow_two_players {
+            return Err(invalid(
+                "players",
+                "2 players need allow_two_players = true (3 to 12 otherwise)".into(),
+            ));
+        }
+        if first_dealer >= players as i64 {
+            return Err(invalid(
+                "first_dealer",
+                format!(
+                    "must be a seat from 0 to {}, got {first_dealer}",
+                    players - 1
+                ),
+            ));
+        }
+        let in_play = 52 * decks as i64;
+        if hand_size
+            .checked_mul(players as i64)
+            .is_none_or(|total| total >= in_play)
+        {
+            return Err(invalid(
+                "hand_size",
+                format!("hand_size x players must be below the {in_play} cards in play, got {hand_size} x {players}"),
+            ));
+        }
+        Ok(Params {
+            players,
+            allow_two_players,
+            num_decks,
+            decks,
+            chips,
+            hand_size: hand_size as usize,
+            first_dealer: first_dealer as usize,
+            red_ace,
+            allow_negative,
+            allow_voluntary_bust,
+            bust_rule,
+            max_actions,
+        })
+    }
+
+    /// The effective variant values, every key present.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "allow_two_players": self.allow_two_players,
+            "num_decks": match self.num_decks { Some(d) => json!(d), None => json!("auto") },
+            "chips": self.chips,
+            "hand_size": self.hand_size,
+            "first_dealer": self.first_dealer,
+            "red_ace": RED_ACES[self.red_ace as usize],
+            "allow_negative": self.allow_negative,
+            "allow_voluntary_bust": self.allow_voluntary_bust,
+            "bust_rule": BUST_RULES[self.bust_rule as usize],
+            "max_actions": self.max_actions,
+        })
+    }
+
+    /// The cards in play, canonical order: one deck, or two one after the other (§2.2).
+    pub fn canonical_deck(&self) -> Vec<String> {
+        (0..52 * self.decks)
+            .map(|i| card_code((i % 52) as u8))
+            .collect()
+    }
+
+    fn deck_size(&self) -> usize {
+        52 * self.decks
+    }
+}
+
+// ---------------------------------------------------------------------------
+// §6.1 Card effects
+// ---------------------------------------------------------------------------
+
+impl Params {
+    /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
+    fn chooses_value(&self, c: u8) -> bool {
+        rank(c) == RA && (suit(c) == SPADES || suit(c) == CLUBS || self.red_ace == RedAce::Choose)
+    }
+
+    /// The value after playing `c` (not a value-choosing ace) on `v`; above 100 busts.
+    fn new_value(&self, c: u8, v: i64) -> i64 {
+        let result = match (rank(c), suit(c)) {
+            (0, SPADES) => 2 * v,
+            (RA, _) if self.red_ace == RedAce::One => v + 1,
+            (RA, _) | (R4, _) | (RK, _) => v,
+            (R5, HEARTS | DIAMONDS) => v - 5,
+            (RJ, _) => v - 10,
+            (R10, _) => LIMIT,
+            (RQ, HEARTS) => 0,
+            (RQ, _) => v + 10,
+            (r, _) => v + r as i64 + 2,
+        };
+        result.max(if self.allow_negative {
+            NEGATIVE_FLOOR
+        } else {
+            0
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// §3 State
+// ---------------------------------------------------------------------------
+
+/// Why the game ended (§7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// One seat is left with chips.
+    LastStanding,
+    /// `max_actions` was reached.
+    Cap,
+}
+
+impl Reason {
+    fn name(self) -> &'static str {
+        match self {
+            Reason::LastStanding => "LAST_STANDING",
+            Reason::Cap => "CAP",
+        }
+    }
+}
+
+/// A game of 100 in progress.
+#[derive(Debug, Clone)]
+pub struct Hundred {
+    params: Params,
+    rng: SplitMix64,
+    chips: [i64; MAX_PLAYERS],
+    /// Seat s's hand is `hands[s·hand_size ..]`: a hand never holds more than
+    /// `hand_size` cards, and `hand_size·n < 52·decks` (§8) makes them all fit.
+    hands: [u8; MAX_CARDS],
+    hand_len: [u8; MAX_PLAYERS],
+    /// The stock with its top card last.
+    stock: [u8; MAX_CARDS],
+    stock_len: u8,
+    /// The pile with its top card last.
+    pile: [u8; MAX_CARDS],
+    pile_len: u8,
+    value: i64,
+    dir: i8,
+    current: u8,
+    dealer: u8,
+    deal_number: u64,
+    elim: [u8; MAX_PLAYERS],
+    elim_len: u8,
+    action_count: u64,
+    result: Option<(Reason, Vec<Vec<usize>>)>,
+    recent: [(u8, Action); MAX_PLAYERS],
+    recent_len: u8,
+    history: Vec<Action>,
+}
+
+// ---------------------------------------------------------------------------
+// §4 Setup and deal
+// ---------------------------------------------------------------------------
+
+impl Hundred {
+    /// A new game, dealt from `deck` if given (top card first, no generator
+    /// call), else from the generator's first shuffle.
+    pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
+        let mut game = Hundred {
+            params,
+            rng: SplitMix64::new(seed),
+            chips: [0; MAX_PLAYERS],
+            hands: [0; MAX_CARDS],
+            hand_len: [0; MAX_PLAYERS],
+            stock: [0; MAX_CARDS],
+            stock_len: 0,
+            pile: [0; MAX_CARDS],
+            pile_len: 0,
+            value: 0,
+            dir: 1,
+            current: 0,
+            dealer: params.first_dealer as u8,
+            deal_number: 1,
+            elim: [0; MAX_PLAYERS],
+            elim_len: 0,
+            action_count: 0,
+            result: None,
+            recent: [(0, 0); MAX_PLAYERS],
+            recent_len: 0,
+            history: Vec::with_capacity(256),
+        };
+        game.chips[..params.players].fill(params.chips);
+        let mut cards = [0u8; MAX_CARDS];
+        match deck {
+            Some(given) => {
+                for (slot, i) in cards
+                    .iter_mut()
+                    .zip(check_deck(given, &params.canonical_deck())?)
+                {
+                    *slot = (i % 52) as u8;
+                }
+            }
+            None => game.shuffled_deck(&mut cards),
+        }
+        game.deal(&cards[..params.deck_size()]);
+        Ok(game)
+    }
+
+    fn n(&self) -> usize {
+        self.params.players
+    }
+
+    fn shuffled_deck(&mut self, out: &mut [u8; MAX_CARDS]) {
+        let size = self.params.deck_size();
+        for (i, slot) in out[..size].iter_mut().enumerate() {
+            *slot = (i % 52) as u8;
+        }
+        self.rng.shuffle(&mut out[..size]);
+    }
+
+    fn is_active(&self, seat: usize) -> bool {
+        self.chips[seat] > 0
+    }
+
+    fn active_count(&self) -> usize {
+        self.n() - self.elim_len as usize
+    }
+
+    /// The first active seat in seat+d, seat+2d, ... (§3.1).
+    fn next_active(&self, seat: usize, dir: i8) -> usize {
+        let n = self.n();
+        let step = if dir > 0 { 1 } else { n - 1 };
+        let mut s = seat;
+        for _ in 0..n {
+            s = (s + step) % n;
+            if self.is_active(s) {
+                return s;
+            }
+        }
+        seat
+    }
+
+    /// §4.4: one card at a time from left of the dealer, over active seats.
+    fn deal(&mut self, deck: &[u8]) {
+        self.dir = 1;
+        self.value = 0;
+        self.pile_len = 0;
+        self.hand_len = [0; MAX_PLAYERS];
+        let first = self.next_active(self.dealer as usize, 1);
+        let dealt = self.params.hand_size * self.active_count();
+        let mut seat = first;
+        for &c in &deck[..dealt] {
+            self.push_to_hand(seat, c);
+            seat = self.next_active(seat, 1);
+        }
+        let rest = &deck[dealt..];
+        for (slot, &c) in self.stock.iter_mut().zip(rest.iter().rev()) {
+            *slot = c;
+        }
+        self.stock_len = rest.len() as u8;
+        self.current = first as u8;
+    }
+
+    fn hand(&self, seat: usize) -> &[u8] {
+        let start = seat * self.params.hand_size;
+        &self.hands[start..start + self.hand_len[seat] as usize]
+    }
+
+    /// The distinct cards of a hand as a 52-bit set (HU-13).
+    fn hand_set(&self, seat: usize) -> u64 {
+        self.hand(seat).iter().fold(0, |set, &c| set | 1 << c)
+    }
+
+    // -----------------------------------------------------------------------
+    // §5 Legal actions
+    // -----------------------------------------------------------------------
+
+    fn is_safe(&self, c: u8) -> bool {
+        self.params.chooses_value(c) || self.params.new_value(c, self.value) <= LIMIT
+    }
+
+    fn has_safe(&self, set: u64) -> bool {
+        bits(set as u128).any(|c| self.is_safe(c as u8))
+    }
+
+    // -----------------------------------------------------------------------
+    // §6.2 Resolution of a play
+    // -----------------------------------------------------------------------
+
+    fn play(&mut self, action: Action) {
+        let seat = self.current as usize;
+        let c = (action % VALUE_STEP) as u8;
+        self.remember(seat, action);
+        self.remove_from_hand(seat, c);
+        self.pile[self.pile_len as usize] = c;
+        self.pile_len += 1;
+        if rank(c) == R4 {
+            self.dir = -self.dir; // HU-15
+        }
+        let new = if action >= VALUE_STEP {
+            (action / VALUE_STEP - 1) as i64 // HU-4: an ace never busts
+        } else {
+            self.params.new_value(c, self.value)
+        };
+        let mut redealt = false;
+        if new <= LIMIT {
+            self.value = new;
+        } else {
+            redealt = self.bust(seat);
+        }
+        if self.is_active(seat) && !redealt {
+            self.draw(seat);
+        }
+        if self.active_count() == 1 {
+            self.end(Reason::LastStanding);
+        } else if !redealt {
+            self.current = self.next_active(seat, self.dir) as u8;
+        }
+        self.action_count += 1;
+        if self.result.is_none() && self.action_count >= self.params.max_actions {
+            self.end(Reason::Cap);
+        }
+    }
+
+    fn remember(&mut self, seat: usize, action: Action) {
+        self.history.push(action);
+        let n = self.n();
+        if self.recent_len as usize == n {
+            self.recent.copy_within(1..n, 0);
+            self.recent_len -= 1;
+        }
+        self.recent[self.recent_len as usize] = (seat as u8, action);
+        self.recent_len += 1;
+    }
+
+    /// Removes the first copy of `c` from the hand, keeping the order (§2.3).
+    fn remove_from_hand(&mut self, seat: usize, c: u8) {
+        let len = self.hand_len[seat] as usize;
+        let start = seat * self.params.hand_size;
+        if let Some(i) = self.hands[start..start + len].iter().position(|&x| x == c) {
+            self.hands
+                .copy_within(start + i + 1..start + len, start + i);
+            self.hand_len[seat] -= 1;
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // §6.3 Bust penalty
+    // -----------------------------------------------------------------------
+
+    /// Loses a chip, then applies `bust_rule`; true if a new deal was made.
+    fn bust(&mut self, seat: usize) -> bool {
+        self.chips[seat] -= 1;
+        if self.chips[seat] == 0 {
+            self.eliminate(seat);
+        }
+        match self.params.bust_rule {
+            BustRule::Reset => self.value = 0,
+            BustRule::Void => {}
+            BustRule::Redeal if self.active_count() >= 2 => {
+                self.dealer = seat as u8; // HU-8: the buster deals, even if just out
+                self.deal_number += 1;
+                let mut cards = [0u8; MAX_CARDS];
+                self.shuffled_deck(&mut cards);
+                self.deal(&cards[..self.params.deck_size()]);
+                return true;
+            }
+            BustRule::Redeal => {}
+        }
+        false
+    }
+
+    /// HU-10: the rest of the hand goes under the pile, in hand order.
+    fn eliminate(&mut self, seat: usize) {
+        let k = self.hand_len[seat] as usize;
+        let len = self.pile_len as usize;
+        self.pile.copy_within(0..len, k);
+        let start = seat * self.params.hand_size;
+        self.pile[..k].copy_from_slice(&self.hands[start..start + k]);
+        self.pile_len += k as u8;
+        self.hand_len[seat] = 0;
+        self.elim[self.elim_len as usize] = seat as u8;
+        self.elim_len += 1;
+    }
+
+    // -----------------------------------------------------------------------
+    // §6.4 Drawing
+    // -----------------------------------------------------------------------
+
+    /// Draws the top card; an empty stock is first rebuilt from the pile (HU-11).
+    fn draw(&mut self, seat: usize) {
+        if self.stock_len == 0 {
+            let under = self.pile_len as usize - 1;
+            if under == 0 {
+                return;
+            }
+            let mut list = [0u8; MAX_CARDS];
+            list[..under].copy_from_slice(&self.pile[..under]);
+            self.rng.shuffle(&mut list[..under]);
+            for (slot, &c) in self.stock.iter_mut().zip(list[..under].iter().rev()) {
+                *slot = c;
+            }
+            self.stock_len = under as u8;
+            self.pile[0] = self.pile[under];
+            self.pile_len = 1;
+        }
+        self.stock_len -= 1;
+        let c = self.stock[self.stock_len as usize];
+        self.push_to_hand(seat, c);
+    }
+
+    /// Appends a card received to the end of the hand (§2.3).
+    fn push_to_hand(&mut self, seat: usize, c: u8) {
+        self.hands[seat * self.params.hand_size + self.hand_len[seat] as usize] = c;
+        self.hand_len[seat] += 1;
+    }
+
+    // -----------------------------------------------------------------------
+    // §7 Game end, termination
+    // -----------------------------------------------------------------------
+
+    fn end(&mut self, reason: Reason) {
+        self.result = Some((reason, self.ranking(reason)));
+    }
+
+    /// §7.2/7.3: active seats first (by chips at the cap), then the eliminated,
+    /// the last one out ranking best.
+    fn ranking(&self, reason: Reason) -> Vec<Vec<usize>> {
+        let n = self.n();
+        let active: Vec<usize> = (0..n).filter(|&s| self.is_active(s)).collect();
+        let mut groups = Vec::new();
+        match reason {
+            Reason::LastStanding => groups.push(active),
+            Reason::Cap => {
+                let mut counts: Vec<i64> = active.iter().map(|&s| self.chips[s]).collect();
+                counts.sort_unstable_by(|a, b| b.cmp(a));
+                counts.dedup();
+                for k in counts {
+                    groups.push(
+                        active
+                            .iter()
+                            .copied()
+                            .filter(|&s| self.chips[s] == k)
+                            .collect(),
+                    );
+                }
+            }
+        }
+        groups.extend(
+            self.elim[..self.elim_len as usize]
+                .iter()
+                .rev()
+                .map(|&s| vec![s as usize]),
+        );
+        groups
+    }
+
+    // -----------------------------------------------------------------------
+    // JSON: observation, canonical state, and loading it back
+    // -----------------------------------------------------------------------
+
+    fn stock_codes(&self) -> Vec<String> {
+        self.stock[..self.stock_len as usize]
+            .iter()
+            .rev()
+            .map(|&c| card_code(c))
+            .collect()
+    }
+
+    fn result_json(&self) -> Value {
+        match &self.result {
+            None => Value::Null,
+            Some((reason, ranking)) => json!({"reason": reason.name(), "ranking": ranking}),
+        }
+    }
+
+    fn recent_json(&self) -> Value {
+        let pairs = &self.recent[..self.recent_len as usize];
+        Value::Array(
+            pairs
+                .iter()
+                .map(|&(s, a)| json!([s, Self::action_text(a)]))
+                .collect(),
+        )
+    }
+
+    fn phase_name(&self) -> &'static str {
+        if self.result.is_some() {
+            "GAME_OVER"
+        } else {
+            "PLAY"
+        }
+    }
+
+    fn hands_json(&self) -> Vec<Vec<String>> {
+        (0..self.n()).map(|s| codes(self.hand(s))).collect()
+    }
+
+    /// Loads a state written by `to_json` (either engine), checking it.
+    pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
+        ensure(json::string(v, "game")? == "hundred", || {
+            "not a hundred state".into()
+        })?;
+        ensure(json::uint(v, "players")? == params.players as u64, || {
+            format!(
+                "the state is for {} players, the game for {}",
+                v["players"], params.players
+            )
+        })?;
+        ensure(json::field(v, "params")? == &params.to_json(), || {
+            format!(
+                "the state's params {} differ from the game's {}",
+                v["params"],
+                params.to_json()
+            )
+        })?;
+        let n = params.players;
+        let mut g = Hundred::new(params, 0, None)?;
+        g.rng = SplitMix64::new(json::uint(v, "rng")?);
+        let chips = json::ints(json::field(v, "chips")?, "chips")?;
+        ensure(chips.len() == n, || {
+            "\"chips\" must have one entry per seat".into()
+        })?;
+        g.chips[..n].copy_from_slice(&chips);
+        let hands = json::array(v, "hands")?;
+        ensure(hands.len() == n, || {
+            "\"hands\" must have one entry per seat".into()
+        })?;
+        for (s, h) in hands.iter().enumerate() {
+            let cards = card_list(h, "hands", params.hand_size)?;
+            let start = s * params.hand_size;
+            g.hands[start..start + cards.len()].copy_from_slice(&cards);
+            g.hand_len[s] = cards.len() as u8;
+        }
+        let stock = card_list(json::field(v, "stock")?, "stock", MAX_CARDS)?;
+        for (slot, &c) in g.stock.iter_mut().zip(stock.iter().rev()) {
+            *slot = c;
+        }
+        g.stock_len = stock.len() as u8;
+        let pile = card_list(json::field(v, "pile")?, "pile", MAX_CARDS)?;
+        g.pile[..pile.len()].copy_from_slice(&pile);
+        g.pile_len = pile.len() as u8;
+        g.value = json::int(v, "value")?;
+        ensure((NEGATIVE_FLOOR..=LIMIT).contains(&g.value), || {
+            "field \"value\" out of range".into()
+        })?;
+        g.dir = match json::int(v, "dir")? {
+            1 => 1,
+            -1 => -1,
+            _ => {
+                return Err(Error::InvalidState {
+                    message: "dir must be 1 or -1".into(),
+                })
+            }
+        };
+        g.dealer = seat(json::uint(v, "dealer")?, n, "dealer")?;
+        g.deal_number = json::uint(v, "deal_number")?;
+        ensure(g.deal_number >= 1, || {
+            "field \"deal_number\" out of range".into()
+        })?;
+        let log = json::ints(json::field(v, "elimination_log")?, "elimination_log")?;
+        ensure(log.len() <= n, || "elimination_log is too long".into())?;
+        for (i, &s) in log.iter().enumerate() {
+            g.elim[i] = seat(s.max(-1) as u64, n, "elimination_log")?;
+        }
+        g.elim_len = log.len() as u8;
+        g.action_count = json::uint(v, "action_count")?;
+        g.history.clear();
+        for text in json::strings(json::field(v, "history")?, "history")? {
+            g.history.push(parse_history(text)?);
+        }
+        g.read_recent(json::array(v, "recent")?)?;
+        g.read_phase(v)?;
+        g.check_consistency()?;
+        Ok(g)
+    }
+
+    fn read_recent(&mut self, pairs: &[Value]) -> Result<(), Error> {
+        ensure(pairs.len() <= self.n(), || "recent is too long".into())?;
+        for (i, pair) in pairs.iter().enumerate() {
+            let bad = || Error::InvalidState {
+                message: "recent must hold [seat, action] pairs".into(),
+            };
+            let items = pair.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
+            let s = items[0].as_u64().ok_or_else(bad)?;
+            let text = items[1].as_str().ok_or_else(bad)?;
+            self.recent[i] = (seat(s, self.n(), "recent")?, parse_history(text)?);
+        }
+        self.recent_len = pairs.len() as u8;
+        Ok(())
+    }
+
+    fn read_phase(&mut self, v: &Value) -> Result<(), Error> {
+        let bad = |m: &str| Error::InvalidState {
+            message: m.to_string(),
+        };
+        match json::string(v, "phase")? {
+            "PLAY" => {
+                self.current = seat(json::uint(v, "current")?, self.n(), "current")?;
+                ensure(json::field(v, "result")?.is_null(), || {
+                    "result must be null in play".into()
+                })?;
+            }
+            "GAME_OVER" => {
+                ensure(json::field(v, "current")?.is_null(), || {
+                    "current must be null once the game is over".into()
+                })?;
+                let reason = match json::field(v, "result")?
+                    .get("reason")
+                    .and_then(Value::as_str)
+                {
+                    Some("LAST_STANDING") => Reason::LastStanding,
+                    Some("CAP") => Reason::Cap,
+                    _ => return Err(bad("result must hold a reason")),
+                };
+                self.result = Some((reason, Vec::new()));
+                let expected = json!({"reason": reason.name(), "ranking": self.ranking(reason)});
+                ensure(v["result"] == expected, || {
+                    "the ranking does not follow from chips and elimination_log".into()
+                })?;
+                self.end(reason);
+            }
+            other => return Err(bad(&format!("unknown phase {other:?}"))),
+        }
+        Ok(())
+    }
+
+    /// The checks `from_json` makes after reading every field (§3.2 invariants).
+    fn check_consistency(&self) -> Result<(), Error> {
+        let n = self.n();
+        let p = &self.params;
+        let mut counts = [0usize; 52];
+        let all = (0..n)
+            .flat_map(|s| self.hand(s).iter())
+            .chain(&self.stock[..self.stock_len as usize]);
+        for &c in all.chain(&self.pile[..self.pile_len as usize]) {
+            counts[c as usize] += 1;
+        }
+        ensure(counts.iter().all(|&k| k == p.decks), || {
+            "the cards in hands, stock and pile are not exactly the cards in play".into()
+        })?;
+        ensure(
+            self.chips[..n].iter().all(|&c| (0..=p.chips).contains(&c)),
+            || "chips out of range".into(),
+        )?;
+        ensure(p.allow_negative || self.value >= 0, || {
+            "value below 0".into()
+        })?;
+        let out: Vec<u8> = (0..n as u8)
+            .filter(|&s| self.chips[s as usize] == 0)
+            .collect();
+        let mut log = self.elim[..self.elim_len as usize].to_vec();
+        log.sort_unstable();
+        ensure(log == out, || {
+            "elimination_log must list exactly the seats without chips".into()
+        })?;
+        for s in 0..n {
+            let want = if self.chips[s] == 0 { 0 } else { p.hand_size };
+            ensure(self.hand(s).len() == want, || {
+                format!("seat {s} must hold {want} cards")
+            })?;
+        }
+        ensure(self.action_count == self.history.len() as u64, || {
+            "action_count must equal the history length".into()
+        })?;
+        let k = self.recent_len as usize;
+        let tail = &self.history[self.history.len().saturating_sub(k)..];
+        let paired = self.recent[..k]
+            .iter()
+            .map(|&(_, a)| a)
+            .eq(tail.iter().copied());
+        ensure(k == n.min(self.history.len()) && paired, || {
+            "recent must pair the last actions of the history with their seats".into()
+        })?;
+        match &self.result {
+            None => {
+                ensure(self.active_count() >= 2, || {
+                    "a game in play needs two active seats".into()
+                })?;
+                ensure(self.is_active(self.current as usize), || {
+                    "current must be an active seat".into()
+                })?;
+                ensure(self.action_count < p.max_actions, || {
+                    "the action cap is reached".into()
+                })?;
+            }
+            Some((Reason::LastStanding, _)) => ensure(self.active_count() == 1, || {
+                "LAST_STANDING needs one seat left".into()
+            })?,
+            Some((Reason::Cap, _)) => ensure(self.action_count >= p.max_actions, || {
+                "CAP needs max_actions actions".into()
+            })?,
+        }
+        Ok(())
+    }
+}
+
+fn card_list(v: &Value, what: &str, max: usize) -> Result<Vec<u8>, Error> {
+    let bad = || Error::InvalidState {
+        message: format!("{what} must be lists of card codes"),
+    };
+    let cards: Vec<u8> = json::strings(v, what)?
+        .iter()
+        .map(|t| parse_card(t).ok_or_else(bad))
+        .collect::<Result<_, _>>()?;
+    ensure(cards.len() <= max, || {
+        format!("{what} holds too many cards")
+    })?;
+    Ok(cards)
+}
+
+fn seat(s: u64, n: usize, what: &str) -> Result<u8, Error> {
+    ensure(s < n as u64, || {
+        format!("{what} must name seats from 0 to {}", n - 1)
+    })?;
+    Ok(s as u8)
+}
+
+fn parse_history(text: &str) -> Result<Action, Error> {
+    Hundred::parse_action(text).ok_or_else(|| Error::InvalidState {
+        message: format!("{text:?} in history is not an action"),
+    })
+}
+
+impl Rules for Hundred {
+    const ID: &'static str = "hundred";
+
+    fn current_player(&self) -> Option<usize> {
+        self.result.is_none().then_some(self.current as usize)
+    }
+
+    /// §5.3: canonical card order, ace values ascending; safe plays only while
+    /// one exists (unless voluntary busts are allowed); one action per code.
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        if self.result.is_some() {
+            return;
+        }
+        let set = self.hand_set(self.current as usize);
+        let everything = self.params.allow_voluntary_bust || !self.has_safe(set);
+        for c in bits(set as u128).map(Action::from) {
+            let c8 = c as u8;
+            if self.params.chooses_value(c8) {
+                out.extend((1..=LIMIT as Action + 1).map(|x| c + x * VALUE_STEP));
+            } else if everything || self.is_safe(c8) {
+                out.push(c);
+            }
+        }
+    }
+
+    fn illegal_reason(&self, action: Action) -> Option<String> {
+        if self.result.is_some() {
+            return Some("the game is over".into());
+        }
+        let c = (action % VALUE_STEP) as u8;
+        let code = card_code(c);
+        let set = self.hand_set(self.current as usize);
+        if set >> c & 1 == 0 {
+            return Some(format!("{code} is not in its hand"));
+        }
+        match (self.params.chooses_value(c), action >= VALUE_STEP) {
+            (true, true) => None,
+            (true, false) => Some(format!(
+                "{code} sets the value: play {code} X with X from 0 to 100"
+            )),
+            (false, true) => Some(format!("{code} does not take a value")),
+            (false, false)
+                if self.is_safe(c) || self.params.allow_voluntary_bust || !self.has_safe(set) =>
+            {
+                None
+            }
+            (false, false) => Some(format!(
+                "{code} would bust ({}) while a safe card exists",
+                self.params.new_value(c, self.value)
+            )),
+        }
+    }
+
+    fn apply_unchecked(&mut self, action: Action) {
+        self.play(action);
+    }
+
+    fn parse_action(text: &str) -> Option<Action> {
+        let rest = text.strip_prefix("play ")?;
+        let (code, value) = match rest.split_once(' ') {
+            Some((code, x)) => (
+                code,
+                Some(parse_canonical_uint(x).filter(|&x| x <= LIMIT as u32)?),
+            ),
+            None => (rest, None),
+        };
+        let c = parse_card(code)? as Action;
+        Some(c + value.map_or(0, |x| (Action::from(x) + 1) * VALUE_STEP))
+    }
+
+    fn write_action(action: Action, out: &mut String) {
+        out.push_str("play ");
+        out.push_str(&card_code((action % VALUE_STEP) as u8));
+        if action >= VALUE_STEP {
+            out.push(' ');
+            out.push_str(&(action / VALUE_STEP - 1).to_string());
+        }
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.chips[..self.n()].to_vec()
+    }
+
+    fn placements(&self) -> Option<Vec<u32>> {
+        let (_, ranking) = self.result.as_ref()?;
+        let mut group = [0usize; MAX_PLAYERS];
+        for (i, seats) in ranking.iter().enumerate() {
+            for &s in seats {
+                group[s] = i;
+            }
+        }
+        Some(competition_placements(self.n(), |a, b| group[a] < group[b]))
+    }
+
+    fn observation(&self, seat: usize) -> Value {
+        let n = self.n();
+        json!({
+            "game": "hundred",
+            "seat": seat,
+            "players": n,
+            "params": self.params.to_json(),
+            "phase": self.phase_name(),
+            "to_act": self.current_player(),
+            "hand": codes(self.hand(seat)),
+            "hand_sizes": self.hand_len[..n].to_vec(),
+            "stock_size": self.stock_len,
+            "pile": codes(&self.pile[..self.pile_len as usize]),
+            "value": self.value,
+            "dir": self.dir,
+            "chips": self.scores(),
+            "dealer": self.dealer,
+            "deal_number": self.deal_number,
+            "elimination_log": self.elim[..self.elim_len as usize].to_vec(),
+            "action_count": self.action_count,
+            "result": self.result_json(),
+            "recent": self.recent_json(),
+        })
+    }
+
+    fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("game".into(), json!("hundred"));
+        m.insert("players".into(), json!(self.n()));
+        m.insert("params".into(), self.params.to_json());
+        m.insert("rng".into(), json!(self.rng.state));
+        m.insert("phase".into(), json!(self.phase_name()));
+        m.insert("current".into(), json!(self.current_player()));
+        m.insert("chips".into(), json!(self.scores()));
+        m.insert("hands".into(), json!(self.hands_json()));
+        m.insert("stock".into(), json!(self.stock_codes()));
+        m.insert(
+            "pile".into(),
+            json!(codes(&self.pile[..self.pile_len as usize])),
+        );
+        m.insert("value".into(), json!(self.value));
+        m.insert("dir".into(), json!(self.dir));
+        m.insert("dealer".into(), json!(self.dealer));
+        m.insert("deal_number".into(), json!(self.deal_number));
+        m.insert(
+            "elimination_log".into(),
+            json!(self.elim[..self.elim_len as usize]),
+        );
+        m.insert("action_count".into(), json!(self.action_count));
+        m.insert("result".into(), self.result_json());
+        m.insert(
+            "history".into(),
+            json!(self
+                .history
+                .iter()
+                .map(|&a| Self::action_text(a))
+                .collect::<Vec<_>>()),
+        );
+        m.insert("recent".into(), self.recent_json());
+        Value::Object(m)
+    }
+
+    fn history(&self) -> &[Action] {
+        &self.history
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(players: i64, given: &[(&str, Param)]) -> Params {
+        Params::parse(
+            players,
+            given
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+        .unwrap()
+    }
+
+    fn game(players: i64, given: &[(&str, Param)]) -> Hundred {
+        let p = params(players, given);
+        Hundred::new(p, 0, Some(&p.canonical_deck())).unwrap()
+    }
+
+    fn set_hand(g: &mut Hundred, seat: usize, cards: &[&str]) {
+        for (i, t) in cards.iter().enumerate() {
+            g.hands[seat * g.params.hand_size + i] = parse_card(t).unwrap();
+        }
+        g.hand_len[seat] = cards.len() as u8;
+    }
+
+    fn legal(g: &Hundred) -> Vec<String> {
+        let mut out = Vec::new();
+        g.legal_actions(&mut out);
+        out.into_iter().map(Hundred::action_text).collect()
+    }
+
+    #[test]
+    fn card_codes_round_trip_in_canonical_order() {
+        assert_eq!(card_code(0), "2C");
+        assert_eq!(card_code(51), "AS");
+        assert_eq!(card_code(card(R10, HEARTS)), "10H");
+        for c in 0..52 {
+            assert_eq!(parse_card(&card_code(c)), Some(c));
+        }
+        for bad in ["", "1H", "TH", "10h", "AX", "H"] {
+            assert_eq!(parse_card(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn card_effects_follow_the_table() {
+        let p = params(3, &[]);
+        let v = |code: &str, value: i64| p.new_value(parse_card(code).unwrap(), value);
+        assert_eq!(
+            [
+                v("2S", 30),
+                v("2H", 30),
+                v("4D", 30),
+                v("5H", 3),
+                v("5S", 30)
+            ],
+            [60, 32, 30, 0, 35]
+        );
+        assert_eq!(
+            [
+                v("9C", 30),
+                v("10D", 3),
+                v("JS", 6),
+                v("QH", 90),
+                v("QS", 20),
+                v("KC", 99)
+            ],
+            [39, 100, 0, 0, 30, 99]
+        );
+        assert_eq!(v("AH", 99), 100);
+        assert!(
+            p.chooses_value(parse_card("AS").unwrap())
+                && !p.chooses_value(parse_card("AD").unwrap())
+        );
+        let neg = params(3, &[("allow_negative", Param::Bool(true))]);
+        assert_eq!(neg.new_value(parse_card("JH").unwrap(), 6), -4);
+        assert_eq!(
+            neg.new_value(parse_card("2S").unwrap(), NEGATIVE_FLOOR),
+            NEGATIVE_FLOOR
+        );
+    }
+
+    #[test]
+    fn actions_parse_canonically() {
+        assert_eq!(
+            Hundred::parse_action("play AS 7")
+                .map(Hundred::action_text)
+                .as_deref(),
+            Some("play AS 7")
+        );
+        for bad in [
+            "play AS 07",
+            "play AS 101",
+            "play  7H",
+            "play 7H ",
+            "Play 7H",
+            "play 1H",
+            "play AS -1",
+        ] {
+            assert_eq!(Hundred::parse_action(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_safe_cards_while_one_exists() {
+        let mut g = game(3, &[]);
+        g.current = 1;
+        g.value = 95;
+        set_hand(&mut g, 1, &["2S", "KD", "9C"]);
+        assert_eq!(legal(&g), vec!["play KD"]);
+        assert!(g
+            .illegal_reason(Hundred::parse_action("play 9C").unwrap())
+            .unwrap()
+            .contains("bust"));
+    }
+
+    #[test]
+    fn elimination_puts_the_hand_under_the_pile() {
+        let mut g = game(3, &[]);
+        g.current = 0;
+        g.value = 99;
+        g.chips[0] = 1;
+        set_hand(&mut g, 0, &["2H", "3H", "9S"]);
+        g.pile[..2].copy_from_slice(&[parse_card("5C").unwrap(), parse_card("8D").unwrap()]);
+        g.pile_len = 2;
+        g.apply_checked("play 2H").unwrap();
+        assert_eq!(
+            codes(&g.pile[..g.pile_len as usize]),
+            ["3H", "9S", "5C", "8D", "2H"]
+        );
+        assert_eq!((g.value, g.current, g.elim_len), (0, 1, 1));
+    }
+
+    #[test]
+    fn bad_configs_are_rejected() {
+        let bad = |players: i64, given: &[(&str, Param)]| {
+            Params::parse(
+                players,
+                given
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect(),
+            )
+            .is_err()
+        };
+        assert!(bad(2, &[]));
+        assert!(!bad(2, &[("allow_two_players", Param::Bool(true))]));
+        assert!(bad(13, &[]));
+        assert!(bad(3, &[("num_decks", Param::Int(3))]));
+        assert!(bad(3, &[("num_decks", Param::Str("two".into()))]));
+        assert!(bad(3, &[("first_dealer", Param::Int(3))]));
+        assert!(bad(
+            12,
+            &[("num_decks", Param::Int(1)), ("hand_size", Param::Int(5))]
+        ));
+        assert!(!bad(
+            12,
+            &[("num_decks", Param::Int(1)), ("hand_size", Param::Int(4))]
+        ));
+        assert!(bad(3, &[("hand_size", Param::Int(i64::MAX))]));
+        assert!(bad(3, &[("chips", Param::Bool(true))]));
+    }
+
+    fn stock(g: &Hundred) -> Vec<String> {
+        g.stock_codes()
+    }
+
+    #[test]
+    fn an_empty_stock_is_rebuilt_under_the_top_card() {
+        let mut g = game(3, &[]);
+        set_hand(&mut g, 1, &["2D", "KS", "QD"]);
+        g.value = 20;
+        g.stock_len = 0;
+        for (i, t) in ["3C", "9D", "KH", "5S"].iter().enumerate() {
+            g.pile[i] = parse_card(t).unwrap();
+        }
+        g.pile_len = 4;
+        // SplitMix64(1) shuffles [3C, 9D, KH, 5S] into [KH, 3C, 5S, 9D] (HU-T11).
+        g.rng = SplitMix64::new(1);
+        g.apply_checked("play 2D").unwrap();
+        assert_eq!(codes(g.hand(1)), ["KS", "QD", "KH"]);
+        assert_eq!(stock(&g), ["3C", "5S", "9D"]);
+        assert_eq!(codes(&g.pile[..g.pile_len as usize]), ["2D"]);
+        assert_eq!((g.value, g.current), (22, 2));
+    }
+
+    #[test]
+    fn redeal_is_dealt_by_the_buster() {
+        let mut g = game(3, &[("bust_rule", Param::Str("redeal".into()))]);
+        set_hand(&mut g, 1, &["3D", "5C", "9H"]);
+        g.value = 98;
+        g.apply_checked("play 9H").unwrap();
+        assert_eq!((g.dealer, g.deal_number, g.current, g.dir), (1, 2, 2, 1));
+        assert_eq!(
+            (g.chips[1], g.value, g.pile_len, g.stock_len),
+            (2, 0, 0, 43)
+        );
+        assert_eq!(g.hand_len[..3], [3, 3, 3]);
+    }
+
+    #[test]
+    fn void_keeps_the_value_and_the_card() {
+        let mut g = game(3, &[("bust_rule", Param::Str("void".into()))]);
+        set_hand(&mut g, 1, &["7H", "6S", "QC"]);
+        g.value = 96;
+        g.apply_checked("play 6S").unwrap();
+        assert_eq!((g.chips[1], g.value, g.current), (2, 96, 2));
+        assert_eq!(card_code(g.pile[g.pile_len as usize - 1]), "6S");
+    }
+
+    #[test]
+    fn cap_shares_placements_on_equal_chips() {
+        let mut g = game(3, &[("max_actions", Param::Int(1))]);
+        g.chips[..3].copy_from_slice(&[2, 2, 1]);
+        set_hand(&mut g, 1, &["KC", "KD", "KH"]);
+        g.apply_checked("play KC").unwrap();
+        assert!(g.is_terminal());
+        assert_eq!(g.placements(), Some(vec![1, 1, 3]));
+        assert_eq!(g.result_json()["reason"], "CAP");
+    }
+
+    #[test]
+    fn loading_rejects_lost_cards_and_bad_values() {
+        let p = params(3, &[]);
+        let g = Hundred::new(p, 5, None).unwrap();
+        let good = g.to_json();
+        assert!(Hundred::from_json(p, &good).is_ok());
+        let mut lost = good.clone();
+        lost["stock"].as_array_mut().unwrap().pop();
+        assert!(Hundred::from_json(p, &lost).is_err());
+        for (key, bad) in [
+            ("value", json!(101)),
+            ("dir", json!(0)),
+            ("current", json!(3)),
+        ] {
+            let mut v = good.clone();
+            v[key] = bad;
+            assert!(Hundred::from_json(p, &v).is_err(), "{key}");
+        }
+    }
+
+    #[test]
+    fn random_games_end_within_the_cap_and_conserve_cards() {
+        for players in [2, 3, 7, 12] {
+            let p = params(players, &[("allow_two_players", Param::Bool(true))]);
+            let mut g = Hundred::new(p, players as u64, None).unwrap();
+            let mut rng = SplitMix64::new(1);
+            let mut buf = Vec::new();
+            while !g.is_terminal() {
+                buf.clear();
+                g.legal_actions(&mut buf);
+                g.apply_unchecked(buf[rng.bounded(buf.len() as u64) as usize]);
+                assert!(g.value <= LIMIT && g.value >= 0);
+                g.check_consistency().unwrap();
+            }
+            assert!(g.action_count <= p.max_actions);
+            let again = Hundred::from_json(p, &g.to_json()).unwrap();
+            assert_eq!(again.to_json(), g.to_json());
+        }
+    }
+}
