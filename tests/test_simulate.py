@@ -15,7 +15,7 @@ from cardref.bots import BotLoadError, builtin_module
 #: Games with determinization (resample, sample_states) and so the search bot.
 NATIVE = ["take5"]
 #: Games with a native heuristic bot.
-HEURISTIC = ["take5", "back_alley", "twenty_two"]
+HEURISTIC = ["take5", "back_alley", "twenty_two", "hundred"]
 
 
 def _without_time(result: dict) -> dict:
