@@ -21,7 +21,7 @@
 //! allocated while playing except the history and the final ranking.
 
 use crate::cards::{bits, check_deck};
-use crate::game::{competition_placements, parse_canonical_uint, Action, Error, Rules};
+use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
@@ -1071,6 +1071,34 @@ impl Rules for Hundred {
 
     fn history(&self) -> &[Action] {
         &self.history
+    }
+
+    /// Fast path: the legal list weighted without being built (an ace that
+    /// chooses a value stands for 101 actions, any other playable card for one).
+    fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
+        let set = self.hand_set(self.current as usize);
+        let everything = self.params.allow_voluntary_bust || !self.has_safe(set);
+        let weight = |c: u8| {
+            if self.params.chooses_value(c) {
+                LIMIT as usize + 1
+            } else {
+                usize::from(everything || self.is_safe(c))
+            }
+        };
+        let total: usize = bits(set as u128).map(|c| weight(c as u8)).sum();
+        let mut r = pick(rng, total);
+        for c in bits(set as u128) {
+            let w = weight(c as u8);
+            if r < w {
+                return if w > 1 {
+                    c as Action + (r as Action + 1) * VALUE_STEP
+                } else {
+                    c as Action
+                };
+            }
+            r -= w;
+        }
+        unreachable!("a legal action exists while the game is on")
     }
 
     const HAS_HEURISTIC: bool = true;
