@@ -10,6 +10,7 @@ from .reference import ReferenceGame
 
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
+    "five_alive": "cardref.games.five_alive",
     "take5": "cardref.games.take5",
 }
 
