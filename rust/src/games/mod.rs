@@ -1,5 +1,6 @@
 //! The game ids and the one place that dispatches over games.
 
+pub mod five_alive;
 pub mod take5;
 
 use crate::game::{Action, Error, Rules};
@@ -8,18 +9,25 @@ use crate::rng::SplitMix64;
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["take5"];
+pub const GAME_IDS: &[&str] = &["five_alive", "take5"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Config {
+    /// 5 Alive.
+    FiveAlive(five_alive::Params),
     /// Take 5 (6 nimmt!).
     Take5(take5::Params),
 }
 
-/// A state of any game.
+/// A state of any game. The states are fixed-size arrays of differing sizes;
+/// they are created once per game and never moved in the hot loop, so they are
+/// not boxed (boxing would add an indirection to every action).
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
 pub enum AnyState {
+    /// 5 Alive.
+    FiveAlive(five_alive::FiveAlive),
     /// Take 5 (6 nimmt!).
     Take5(take5::Take5),
 }
@@ -28,6 +36,7 @@ pub enum AnyState {
 macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
+            AnyState::FiveAlive($s) => $body,
             AnyState::Take5($s) => $body,
         }
     };
@@ -37,6 +46,10 @@ macro_rules! dispatch {
 macro_rules! dispatch_type {
     ($state:expr, $T:ident => $body:expr) => {
         match $state {
+            AnyState::FiveAlive(_) => {
+                type $T = five_alive::FiveAlive;
+                $body
+            }
             AnyState::Take5(_) => {
                 type $T = take5::Take5;
                 $body
@@ -49,6 +62,7 @@ impl Config {
     /// Checks the game id, the player count and the variant keys.
     pub fn new(game: &str, players: i64, variant: Vec<(String, Param)>) -> Result<Self, Error> {
         match game {
+            "five_alive" => Ok(Config::FiveAlive(five_alive::Params::parse(players, variant)?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
             _ => Err(Error::UnknownGame { id: game.to_string() }),
         }
@@ -57,6 +71,7 @@ impl Config {
     /// The game id.
     pub fn id(&self) -> &'static str {
         match self {
+            Config::FiveAlive(_) => five_alive::FiveAlive::ID,
             Config::Take5(_) => take5::Take5::ID,
         }
     }
@@ -64,6 +79,7 @@ impl Config {
     /// Seats at the table.
     pub fn players(&self) -> usize {
         match self {
+            Config::FiveAlive(p) => p.players,
             Config::Take5(p) => p.players,
         }
     }
@@ -71,6 +87,7 @@ impl Config {
     /// The effective variant values, every key present.
     pub fn params_json(&self) -> Value {
         match self {
+            Config::FiveAlive(p) => p.to_json(),
             Config::Take5(p) => p.to_json(),
         }
     }
@@ -78,6 +95,7 @@ impl Config {
     /// A new game from `seed`, with an optional explicit first deck (top card first).
     pub fn new_state(&self, seed: u64, deck: Option<&[String]>) -> Result<AnyState, Error> {
         match self {
+            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::new(*p, seed, deck)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
         }
     }
@@ -87,6 +105,7 @@ impl Config {
         let value: Value = serde_json::from_str(text)
             .map_err(|e| Error::InvalidState { message: format!("not JSON: {e}") })?;
         match self {
+            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::from_json(*p, &value)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
         }
     }
