@@ -10,8 +10,8 @@ from .reference import ReferenceGame
 
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
-    "five_alive": "cardref.games.five_alive",
-    "take5": "cardref.games.take5",
+    "five_alive": "cardref.reference.five_alive",
+    "take5": "cardref.reference.take5",
 }
 
 ENGINES = ("rust", "reference")

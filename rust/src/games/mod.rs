@@ -92,6 +92,13 @@ impl Config {
         }
     }
 
+    /// The cards in play, canonical order (what an explicit deck must permute).
+    pub fn canonical_deck(&self) -> Vec<String> {
+        match self {
+            Config::Take5(p) => p.canonical_deck(),
+        }
+    }
+
     /// A new game from `seed`, with an optional explicit first deck (top card first).
     pub fn new_state(&self, seed: u64, deck: Option<&[String]>) -> Result<AnyState, Error> {
         match self {

@@ -1,7 +1,7 @@
 """The Python reference engine's shared frame: a game object and the parts of
 the state API that are the same for every game.
 
-A reference game module (``cardref/games/<game>.py``) provides ``GAME_ID``,
+A reference game module (``cardref/reference/<game>.py``) provides ``GAME_ID``,
 ``MIN_PLAYERS``/``MAX_PLAYERS``, ``VARIANTS`` (the specs of its section 8),
 ``canonical_deck(players, params)`` and a ``State`` subclass of
 ``ReferenceState``. Everything about the rules lives in that module.
@@ -15,9 +15,9 @@ from abc import ABC, abstractmethod
 from types import ModuleType
 from typing import Any, Optional
 
-from .cards import check_deck
-from .errors import IllegalActionError, InvalidSeedError, InvalidStateError
-from .params import check_players, check_variant
+from ..cards import check_deck
+from ..errors import IllegalActionError, InvalidSeedError, InvalidStateError
+from ..params import check_players, check_variant
 
 
 def check_seed(seed: Any) -> int:

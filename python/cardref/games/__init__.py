@@ -1,1 +1,0 @@
-"""The readable reference engines, one module per game."""

@@ -1,0 +1,31 @@
+"""Test setup: Hypothesis profiles and the tests/ directory on sys.path.
+
+Profiles: ``ci`` (the default, sized for the 20-minute CI budget), ``dev``
+(quick local runs) and ``thorough`` (long runs by hand). Pick one with
+``CARDREF_PROFILE=thorough pytest`` or ``pytest --hypothesis-profile thorough``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, settings
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+_common = dict(
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    print_blob=True,
+)
+settings.register_profile("dev", max_examples=20, **_common)
+settings.register_profile("ci", max_examples=120, derandomize=False, **_common)
+settings.register_profile(
+    "thorough",
+    max_examples=2000,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
+    **_common,
+)
+settings.load_profile(os.environ.get("CARDREF_PROFILE", "ci"))

@@ -1,0 +1,49 @@
+"""Helpers shared by the property tests: building a game from drawn parameters
+and describing it in one line that reproduces it."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamekit import kit
+from hypothesis import strategies as st
+
+import cardref
+
+PROFILE = os.environ.get("CARDREF_PROFILE", "ci")
+#: Complete games per game and property test, by Hypothesis profile.
+GAMES = {"dev": 15, "ci": 150, "thorough": 2000}[PROFILE]
+
+
+@dataclass
+class Setup:
+    """A drawn game: everything needed to replay it."""
+
+    game_id: str
+    players: int
+    variant: dict[str, Any]
+    seed: int
+    choice_seed: int
+    actions: list[str] = field(default_factory=list)
+
+    def repro(self) -> str:
+        """One line that rebuilds the failing game in a Python shell."""
+        return (
+            f"REPRO: g = cardref.load({self.game_id!r}, {self.players}, **{self.variant!r}); "
+            f"s = g.new_state(seed={self.seed}); "
+            f"[s.apply(a) for a in {self.actions!r}]"
+        )
+
+    def load(self, engine: str) -> Any:
+        return cardref.load(self.game_id, self.players, engine=engine, **self.variant)
+
+
+@st.composite
+def setups(draw: st.DrawFn, game_id: str) -> Setup:
+    gk = kit(game_id)
+    players = draw(st.sampled_from(gk.PLAYERS))
+    variant = draw(gk.variants(players))
+    seed = draw(st.one_of(st.integers(0, 1000), st.integers(0, 2**64 - 1)))
+    return Setup(game_id, players, variant, seed, draw(st.integers(0, 2**32)))
