@@ -95,6 +95,7 @@ impl Config {
     /// The cards in play, canonical order (what an explicit deck must permute).
     pub fn canonical_deck(&self) -> Vec<String> {
         match self {
+            Config::FiveAlive(p) => p.canonical_deck(),
             Config::Take5(p) => p.canonical_deck(),
         }
     }
