@@ -7,10 +7,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamekit import kit
 from hypothesis import strategies as st
 
 import cardref
+from gamekit import kit
 
 PROFILE = os.environ.get("CARDREF_PROFILE", "ci")
 #: Complete games per game and property test, by Hypothesis profile.

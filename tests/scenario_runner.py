@@ -66,7 +66,8 @@ def setup(doc: dict[str, Any], engine: str) -> Any:
     if "deck" in doc:
         deck = _cards(doc["deck"])
     elif "deal" in doc:
-        ref = cardref.load(doc["game"], doc["players"], engine="reference", **doc.get("variant", {}))
+        variant = doc.get("variant", {})
+        ref = cardref.load(doc["game"], doc["players"], engine="reference", **variant)
         deck = stacked_deck(doc["deal"], _canonical(ref))
     state = game.new_state(seed=doc.get("seed", 0), deck=deck)
     if "patch" in doc:
@@ -86,7 +87,8 @@ def check_expect(state: Any, expect: dict[str, Any], where: str) -> None:
     assert not unknown, f"{where}: unknown expect keys {sorted(unknown)}"
     if "current_player" in expect:
         got = state.current_player()
-        assert ("none" if got is None else got) == expect["current_player"], f"{where}: current_player"
+        got = "none" if got is None else got
+        assert got == expect["current_player"], f"{where}: current_player"
     if "legal" in expect:
         assert state.legal_actions() == expect["legal"], f"{where}: legal actions"
     if "scores" in expect:
@@ -124,7 +126,8 @@ def run(doc: dict[str, Any], engine: str) -> None:
         for obs in step.get("observe", []):
             seen = state.observation(obs["seat"])
             for field in obs.get("null", []):
-                assert seen[field] is None, f"step {i}: observation({obs['seat']}).{field} is not null"
+                where = f"step {i}: observation({obs['seat']}).{field}"
+                assert seen[field] is None, f"{where} is not null"
             for field, want in obs.items():
                 if field not in ("seat", "null"):
                     assert seen[field] == want, (

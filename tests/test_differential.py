@@ -8,9 +8,9 @@ import random
 
 import pytest
 from hypothesis import given, settings
-from playthrough import GAMES, Setup, setups
 
 import cardref
+from playthrough import GAMES, Setup, setups
 
 
 def assert_same(rust: object, ref: object, setup: Setup) -> None:

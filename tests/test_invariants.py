@@ -11,11 +11,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from gamekit import kit
 from hypothesis import given, settings
-from playthrough import GAMES, Setup, setups
 
 import cardref
+from gamekit import kit
+from playthrough import GAMES, Setup, setups
 
 
 def canonical_deck(setup: Setup) -> list[str]:
@@ -84,7 +84,8 @@ def play_checked(setup: Setup, engine: str) -> None:
         gk.check(data)
         assert state.placements() is None or state.is_terminal()
         if shadow is not None:
-            assert shadow.to_json() == state.to_json(), f"a reloaded state diverged\n{setup.repro()}"
+            same = shadow.to_json() == state.to_json()
+            assert same, f"a reloaded state diverged\n{setup.repro()}"
         if state.is_terminal():
             break
         if rng.random() < 0.1:
@@ -106,7 +107,7 @@ def check_finished(state: Any, setup: Setup) -> None:
     placements = state.placements()
     assert placements is not None and len(placements) == setup.players
     assert min(placements) == 1 and all(1 <= p <= setup.players for p in placements)
-    for seat, place in enumerate(placements):  # competition ranking
+    for place in placements:  # competition ranking
         assert place == 1 + sum(p < place for p in placements), placements
     assert state.legal_actions() == [] and state.current_player() is None
     assert state.history() == setup.actions

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scenario_runner import SCENARIO_ROOT, load_scenario, run, scenario_files
 
 import cardref
+from scenario_runner import SCENARIO_ROOT, load_scenario, run, scenario_files
 
 FILES = scenario_files()
 

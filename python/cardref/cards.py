@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .errors import InvalidDeckError
 
@@ -19,7 +20,9 @@ def check_deck(deck: Any, canonical: Sequence[str]) -> list[str]:
     have, want = Counter(deck), Counter(canonical)
     for i, card in enumerate(deck):
         if card not in want:
-            raise InvalidDeckError(f"invalid deck: {card!r} at position {i} is not a card of this game")
+            raise InvalidDeckError(
+                f"invalid deck: {card!r} at position {i} is not a card of this game"
+            )
         if have[card] > want[card]:
             raise InvalidDeckError(
                 f"invalid deck: card {card!r} appears {have[card]} times, the game has {want[card]}"

@@ -8,8 +8,9 @@ accepted as an integer, and nothing is coerced.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
 from .errors import InvalidParamsError
 

@@ -6,7 +6,8 @@ Fisher–Yates shuffle from the last index down. The Rust twin is ``rng.rs``.
 
 from __future__ import annotations
 
-from typing import MutableSequence, TypeVar
+from collections.abc import MutableSequence
+from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
 T = TypeVar("T")

@@ -22,8 +22,16 @@ pub fn check_deck(given: &[String], canonical: &[String]) -> Result<Vec<usize>, 
                 used[i] = true;
                 order.push(i);
             }
-            None if known => return Err(bad(format!("card {code:?} at position {pos} appears more often than the game has it"))),
-            None => return Err(bad(format!("{code:?} at position {pos} is not a card of this game"))),
+            None if known => {
+                return Err(bad(format!(
+                    "card {code:?} at position {pos} appears more often than the game has it"
+                )))
+            }
+            None => {
+                return Err(bad(format!(
+                    "{code:?} at position {pos} is not a card of this game"
+                )))
+            }
         }
     }
     if let Some(i) = used.iter().position(|u| !u) {
@@ -62,7 +70,10 @@ mod tests {
     #[test]
     fn repeats_map_to_distinct_slots() {
         let canon = codes(&["1", "1", "2"]);
-        assert_eq!(check_deck(&codes(&["1", "2", "1"]), &canon).unwrap(), vec![0, 2, 1]);
+        assert_eq!(
+            check_deck(&codes(&["1", "2", "1"]), &canon).unwrap(),
+            vec![0, 2, 1]
+        );
     }
 
     #[test]

@@ -16,7 +16,12 @@ pub enum Error {
     /// A player count, a variant key or a variant value is not allowed.
     InvalidParams { key: String, message: String },
     /// The action is not among the legal actions of the player to act.
-    IllegalAction { game: &'static str, seat: Option<usize>, action: String, reason: String },
+    IllegalAction {
+        game: &'static str,
+        seat: Option<usize>,
+        action: String,
+        reason: String,
+    },
     /// An explicit deck is not a permutation of the cards in play.
     InvalidDeck { message: String },
     /// A state given as JSON is malformed, for another game, or inconsistent.
@@ -32,7 +37,12 @@ impl std::fmt::Display for Error {
                 crate::games::GAME_IDS.join(", ")
             ),
             Error::InvalidParams { key, message } => write!(f, "{key}: {message}"),
-            Error::IllegalAction { game, seat, action, reason } => match seat {
+            Error::IllegalAction {
+                game,
+                seat,
+                action,
+                reason,
+            } => match seat {
                 Some(s) => write!(f, "{game}: seat {s} cannot play {action:?}: {reason}"),
                 None => write!(f, "{game}: {action:?} is illegal: {reason}"),
             },
@@ -132,7 +142,10 @@ mod tests {
     fn competition_ranking_shares_and_skips() {
         // Seats 1 and 2 tied best, seat 0 behind them: [3, 1, 1].
         let score = [5, 1, 1];
-        assert_eq!(competition_placements(3, |a, b| score[a] < score[b]), vec![3, 1, 1]);
+        assert_eq!(
+            competition_placements(3, |a, b| score[a] < score[b]),
+            vec![3, 1, 1]
+        );
     }
 
     #[test]

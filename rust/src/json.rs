@@ -9,44 +9,63 @@ fn invalid(message: String) -> Error {
 
 /// The field `key` of object `v`.
 pub fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, Error> {
-    v.get(key).ok_or_else(|| invalid(format!("missing field {key:?}")))
+    v.get(key)
+        .ok_or_else(|| invalid(format!("missing field {key:?}")))
 }
 
 /// The field `key` as an unsigned integer.
 pub fn uint(v: &Value, key: &str) -> Result<u64, Error> {
-    field(v, key)?.as_u64().ok_or_else(|| invalid(format!("field {key:?} must be a non-negative integer")))
+    field(v, key)?
+        .as_u64()
+        .ok_or_else(|| invalid(format!("field {key:?} must be a non-negative integer")))
 }
 
 /// The field `key` as a signed integer.
 pub fn int(v: &Value, key: &str) -> Result<i64, Error> {
-    field(v, key)?.as_i64().ok_or_else(|| invalid(format!("field {key:?} must be an integer")))
+    field(v, key)?
+        .as_i64()
+        .ok_or_else(|| invalid(format!("field {key:?} must be an integer")))
 }
 
 /// The field `key` as a string.
 pub fn string<'a>(v: &'a Value, key: &str) -> Result<&'a str, Error> {
-    field(v, key)?.as_str().ok_or_else(|| invalid(format!("field {key:?} must be a string")))
+    field(v, key)?
+        .as_str()
+        .ok_or_else(|| invalid(format!("field {key:?} must be a string")))
 }
 
 /// The field `key` as an array.
 pub fn array<'a>(v: &'a Value, key: &str) -> Result<&'a Vec<Value>, Error> {
-    field(v, key)?.as_array().ok_or_else(|| invalid(format!("field {key:?} must be a list")))
+    field(v, key)?
+        .as_array()
+        .ok_or_else(|| invalid(format!("field {key:?} must be a list")))
 }
 
 /// An array of strings (e.g. card codes or actions), named `what` in errors.
 pub fn strings<'a>(v: &'a Value, what: &str) -> Result<Vec<&'a str>, Error> {
-    let items = v.as_array().ok_or_else(|| invalid(format!("{what} must be a list")))?;
+    let items = v
+        .as_array()
+        .ok_or_else(|| invalid(format!("{what} must be a list")))?;
     items
         .iter()
-        .map(|x| x.as_str().ok_or_else(|| invalid(format!("{what} must hold strings"))))
+        .map(|x| {
+            x.as_str()
+                .ok_or_else(|| invalid(format!("{what} must hold strings")))
+        })
         .collect()
 }
 
 /// An array of integers, named `what` in errors.
 pub fn ints(v: &Value, what: &str) -> Result<Vec<i64>, Error> {
-    let items = v.as_array().ok_or_else(|| invalid(format!("{what} must be a list")))?;
+    let items = v
+        .as_array()
+        .ok_or_else(|| invalid(format!("{what} must be a list")))?;
     items
         .iter()
-        .map(|x| x.as_i64().ok_or_else(|| invalid(format!("{what} must hold integers"))))
+        .map(|x| {
+            x.as_i64()
+                .ok_or_else(|| invalid(format!("{what} must hold integers")))
+        })
         .collect()
 }
 

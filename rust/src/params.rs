@@ -40,13 +40,20 @@ pub struct ParamReader {
 }
 
 fn invalid(key: &str, message: String) -> Error {
-    Error::InvalidParams { key: key.to_string(), message }
+    Error::InvalidParams {
+        key: key.to_string(),
+        message,
+    }
 }
 
 impl ParamReader {
     /// Starts reading the caller's `(key, value)` pairs.
     pub fn new(given: Vec<(String, Param)>) -> Self {
-        Self { given, allowed: Vec::new(), effective: Map::new() }
+        Self {
+            given,
+            allowed: Vec::new(),
+            effective: Map::new(),
+        }
     }
 
     fn take(&mut self, key: &'static str) -> Option<Param> {
@@ -60,12 +67,19 @@ impl ParamReader {
         let index = match self.take(key) {
             None => 0,
             Some(Param::Str(s)) => choices.iter().position(|c| *c == s).ok_or_else(|| {
-                invalid(key, format!("must be one of {}, got {s:?}", quoted(choices)))
+                invalid(
+                    key,
+                    format!("must be one of {}, got {s:?}", quoted(choices)),
+                )
             })?,
             Some(other) => {
                 return Err(invalid(
                     key,
-                    format!("must be one of {}, got {}", quoted(choices), other.describe()),
+                    format!(
+                        "must be one of {}, got {}",
+                        quoted(choices),
+                        other.describe()
+                    ),
                 ))
             }
         };
@@ -74,7 +88,13 @@ impl ParamReader {
     }
 
     /// An integer in `[min, max]`, or the default.
-    pub fn int(&mut self, key: &'static str, default: i64, min: i64, max: i64) -> Result<i64, Error> {
+    pub fn int(
+        &mut self,
+        key: &'static str,
+        default: i64,
+        min: i64,
+        max: i64,
+    ) -> Result<i64, Error> {
         let value = match self.take(key) {
             None => default,
             Some(p) => checked_int(key, p, min, max)?,
@@ -84,7 +104,12 @@ impl ParamReader {
     }
 
     /// An integer in `[min, max]`, or none (the default).
-    pub fn optional_int(&mut self, key: &'static str, min: i64, max: i64) -> Result<Option<i64>, Error> {
+    pub fn optional_int(
+        &mut self,
+        key: &'static str,
+        min: i64,
+        max: i64,
+    ) -> Result<Option<i64>, Error> {
         let value = match self.take(key) {
             None | Some(Param::None) => None,
             Some(p) => Some(checked_int(key, p, min, max)?),
@@ -99,7 +124,10 @@ impl ParamReader {
             None => default,
             Some(Param::Bool(b)) => b,
             Some(other) => {
-                return Err(invalid(key, format!("must be true or false, got {}", other.describe())))
+                return Err(invalid(
+                    key,
+                    format!("must be true or false, got {}", other.describe()),
+                ))
             }
         };
         self.effective.insert(key.into(), json!(value));
@@ -110,7 +138,10 @@ impl ParamReader {
     pub fn finish(mut self) -> Result<Map<String, Value>, Error> {
         if let Some((key, _)) = self.given.first() {
             self.allowed.sort_unstable();
-            let message = format!("unknown variant key; allowed keys: {}", self.allowed.join(", "));
+            let message = format!(
+                "unknown variant key; allowed keys: {}",
+                self.allowed.join(", ")
+            );
             return Err(invalid(key, message));
         }
         Ok(self.effective)
@@ -118,15 +149,26 @@ impl ParamReader {
 }
 
 fn checked_int(key: &str, p: Param, min: i64, max: i64) -> Result<i64, Error> {
-    let range = if max == i64::MAX { format!("an integer >= {min}") } else { format!("an integer from {min} to {max}") };
+    let range = if max == i64::MAX {
+        format!("an integer >= {min}")
+    } else {
+        format!("an integer from {min} to {max}")
+    };
     match p {
         Param::Int(i) if (min..=max).contains(&i) => Ok(i),
-        other => Err(invalid(key, format!("must be {range}, got {}", other.describe()))),
+        other => Err(invalid(
+            key,
+            format!("must be {range}, got {}", other.describe()),
+        )),
     }
 }
 
 fn quoted(choices: &[&str]) -> String {
-    choices.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(", ")
+    choices
+        .iter()
+        .map(|c| format!("{c:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Checks the player count against the game's range.
@@ -134,7 +176,10 @@ pub fn check_players(players: i64, min: i64, max: i64) -> Result<usize, Error> {
     if (min..=max).contains(&players) {
         Ok(players as usize)
     } else {
-        Err(invalid("players", format!("must be an integer from {min} to {max}, got {players}")))
+        Err(invalid(
+            "players",
+            format!("must be an integer from {min} to {max}, got {players}"),
+        ))
     }
 }
 
@@ -143,13 +188,21 @@ mod tests {
     use super::*;
 
     fn reader(pairs: &[(&str, Param)]) -> ParamReader {
-        ParamReader::new(pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+        ParamReader::new(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
     }
 
     #[test]
     fn booleans_are_not_integers() {
         let mut r = reader(&[("end_score", Param::Bool(true))]);
-        assert!(matches!(r.int("end_score", 66, 1, i64::MAX), Err(Error::InvalidParams { .. })));
+        assert!(matches!(
+            r.int("end_score", 66, 1, i64::MAX),
+            Err(Error::InvalidParams { .. })
+        ));
     }
 
     #[test]

@@ -34,17 +34,28 @@ fn to_param(value: &Bound<'_, PyAny>) -> Param {
     } else if let Ok(b) = value.cast::<PyBool>() {
         Param::Bool(b.is_true())
     } else if value.is_instance_of::<PyInt>() {
-        value.extract::<i64>().map(Param::Int).unwrap_or_else(|_| Param::Other(format!("the integer {value}")))
+        value
+            .extract::<i64>()
+            .map(Param::Int)
+            .unwrap_or_else(|_| Param::Other(format!("the integer {value}")))
     } else if let Ok(s) = value.cast::<PyString>() {
         Param::Str(s.to_string())
     } else {
-        let kind = value.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        let kind = value
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
         Param::Other(format!("{value} (a {kind})"))
     }
 }
 
 fn check_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let bad = || InvalidSeedError::new_err(format!("seed must be an integer from 0 to 2**64 - 1, got {seed}"));
+    let bad = || {
+        InvalidSeedError::new_err(format!(
+            "seed must be an integer from 0 to 2**64 - 1, got {seed}"
+        ))
+    };
     if seed.is_instance_of::<PyBool>() || !seed.is_instance_of::<PyInt>() {
         return Err(bad());
     }
@@ -52,14 +63,18 @@ fn check_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
 }
 
 fn check_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let list = deck
-        .cast::<PyList>()
-        .map_err(|_| InvalidDeckError::new_err("invalid deck: deck must be a list of card codes (top card first)"))?;
+    let list = deck.cast::<PyList>().map_err(|_| {
+        InvalidDeckError::new_err(
+            "invalid deck: deck must be a list of card codes (top card first)",
+        )
+    })?;
     list.iter()
         .enumerate()
         .map(|(i, card)| {
             card.cast::<PyString>().map(|s| s.to_string()).map_err(|_| {
-                InvalidDeckError::new_err(format!("invalid deck: deck[{i}] = {card} is not a card code string"))
+                InvalidDeckError::new_err(format!(
+                    "invalid deck: deck[{i}] = {card} is not a card code string"
+                ))
             })
         })
         .collect()
@@ -102,24 +117,36 @@ struct PyGame {
 impl PyGame {
     #[new]
     #[pyo3(signature = (game_id, players, variant=None))]
-    fn new(game_id: &str, players: &Bound<'_, PyAny>, variant: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn new(
+        game_id: &str,
+        players: &Bound<'_, PyAny>,
+        variant: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         if !GAME_IDS.contains(&game_id) {
-            return Err(to_py_err(Error::UnknownGame { id: game_id.to_string() }));
+            return Err(to_py_err(Error::UnknownGame {
+                id: game_id.to_string(),
+            }));
         }
         let count = match (players.is_instance_of::<PyBool>(), players.extract::<i64>()) {
             (false, Ok(n)) if players.is_instance_of::<PyInt>() => n,
             _ => {
-                return Err(InvalidParamsError::new_err(format!("players: must be an integer, got {players}")))
+                return Err(InvalidParamsError::new_err(format!(
+                    "players: must be an integer, got {players}"
+                )))
             }
         };
         let mut given = Vec::new();
         if let Some(v) = variant {
             for (k, value) in v.iter() {
-                let key: String = k.extract().map_err(|_| InvalidParamsError::new_err("variant keys must be strings"))?;
+                let key: String = k
+                    .extract()
+                    .map_err(|_| InvalidParamsError::new_err("variant keys must be strings"))?;
                 given.push((key, to_param(&value)));
             }
         }
-        Config::new(game_id, count, given).map(|config| PyGame { config }).map_err(to_py_err)
+        Config::new(game_id, count, given)
+            .map(|config| PyGame { config })
+            .map_err(to_py_err)
     }
 
     /// The game id.
@@ -147,15 +174,25 @@ impl PyGame {
     }
 
     #[pyo3(signature = (seed=None, deck=None))]
-    fn new_state(&self, seed: Option<&Bound<'_, PyAny>>, deck: Option<&Bound<'_, PyAny>>) -> PyResult<PyState> {
+    fn new_state(
+        &self,
+        seed: Option<&Bound<'_, PyAny>>,
+        deck: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyState> {
         let seed = seed.map(check_seed).transpose()?.unwrap_or(0);
         let deck = deck.filter(|d| !d.is_none()).map(check_deck).transpose()?;
-        let state = self.config.new_state(seed, deck.as_deref()).map_err(to_py_err)?;
+        let state = self
+            .config
+            .new_state(seed, deck.as_deref())
+            .map_err(to_py_err)?;
         Ok(PyState { state })
     }
 
     fn state_from_json(&self, text: &str) -> PyResult<PyState> {
-        self.config.state_from_json(text).map(|state| PyState { state }).map_err(to_py_err)
+        self.config
+            .state_from_json(text)
+            .map(|state| PyState { state })
+            .map_err(to_py_err)
     }
 
     /// Plays `games` random games inside Rust; returns (games, actions, seconds).
@@ -171,7 +208,12 @@ impl PyGame {
     }
 
     fn __repr__(&self) -> String {
-        format!("<Game {} players={} engine=rust params={}>", self.config.id(), self.config.players(), self.config.params_json())
+        format!(
+            "<Game {} players={} engine=rust params={}>",
+            self.config.id(),
+            self.config.players(),
+            self.config.params_json()
+        )
     }
 }
 
@@ -223,7 +265,9 @@ impl PyState {
     }
 
     fn clone(&self) -> Self {
-        PyState { state: self.state.clone() }
+        PyState {
+            state: self.state.clone(),
+        }
     }
 
     fn __copy__(&self) -> Self {
@@ -239,7 +283,11 @@ impl PyState {
     }
 
     fn __repr__(&self) -> String {
-        format!("<State to_act={:?} actions={}>", self.state.current_player(), self.state.history().len())
+        format!(
+            "<State to_act={:?} actions={}>",
+            self.state.current_player(),
+            self.state.history().len()
+        )
     }
 }
 

@@ -81,7 +81,10 @@ mod tests {
         }
         let mut one = SplitMix64::new(5);
         assert_eq!(one.bounded(1), 0);
-        assert_eq!(one.state, SplitMix64::new(5).state.wrapping_add(0x9E37_79B9_7F4A_7C15));
+        assert_eq!(
+            one.state,
+            SplitMix64::new(5).state.wrapping_add(0x9E37_79B9_7F4A_7C15)
+        );
     }
 
     #[test]

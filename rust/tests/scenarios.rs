@@ -8,13 +8,25 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use toml::{Table, Value as Toml};
 
-const TOP_KEYS: &[&str] =
-    &["title", "covers", "game", "players", "variant", "seed", "deck", "deal", "patch", "step", "error"];
-const EXPECT_KEYS: &[&str] =
-    &["current_player", "legal", "illegal", "scores", "placements", "terminal", "history"];
+const TOP_KEYS: &[&str] = &[
+    "title", "covers", "game", "players", "variant", "seed", "deck", "deal", "patch", "step",
+    "error",
+];
+const EXPECT_KEYS: &[&str] = &[
+    "current_player",
+    "legal",
+    "illegal",
+    "scores",
+    "placements",
+    "terminal",
+    "history",
+];
 
 fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("scenario dir").map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("scenario dir")
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for path in entries {
         if path.is_dir() {
@@ -56,7 +68,11 @@ fn card(v: &Toml) -> String {
 }
 
 fn cards(v: &Toml) -> Vec<String> {
-    v.as_array().expect("a list of cards").iter().map(card).collect()
+    v.as_array()
+        .expect("a list of cards")
+        .iter()
+        .map(card)
+        .collect()
 }
 
 fn error_name(e: &Error) -> &'static str {
@@ -72,7 +88,12 @@ fn error_name(e: &Error) -> &'static str {
 /// The deck a `[deal]` table stands for: the hands dealt one card at a time from
 /// seat `first`, then `then`, then the rest of the cards in canonical order.
 fn stacked_deck(deal: &Table, canonical: &[String]) -> Vec<String> {
-    let hands: Vec<Vec<String>> = deal["hands"].as_array().unwrap().iter().map(cards).collect();
+    let hands: Vec<Vec<String>> = deal["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(cards)
+        .collect();
     let n = hands.len();
     let first = deal.get("first").and_then(Toml::as_integer).unwrap_or(0) as usize;
     let per_seat = hands.iter().map(Vec::len).max().unwrap_or(0);
@@ -123,7 +144,10 @@ fn setup(doc: &Table) -> Result<(Config, AnyState), Error> {
 
 fn check_expect(state: &mut AnyState, expect: &Table, fails: &mut Vec<String>) {
     for key in expect.keys() {
-        assert!(EXPECT_KEYS.contains(&key.as_str()), "unknown expect key {key:?}");
+        assert!(
+            EXPECT_KEYS.contains(&key.as_str()),
+            "unknown expect key {key:?}"
+        );
     }
     let mut same = |what: &str, got: Value, want: &Toml| {
         let want = to_json(want);
@@ -132,7 +156,9 @@ fn check_expect(state: &mut AnyState, expect: &Table, fails: &mut Vec<String>) {
         }
     };
     if let Some(w) = expect.get("current_player") {
-        let got = state.current_player().map_or(Value::from("none"), Value::from);
+        let got = state
+            .current_player()
+            .map_or(Value::from("none"), Value::from);
         same("current_player", got, w);
     }
     if let Some(w) = expect.get("legal") {
@@ -142,7 +168,11 @@ fn check_expect(state: &mut AnyState, expect: &Table, fails: &mut Vec<String>) {
         same("scores", Value::from(state.scores()), w);
     }
     if let Some(w) = expect.get("placements") {
-        same("placements", state.placements().map_or(Value::Null, Value::from), w);
+        same(
+            "placements",
+            state.placements().map_or(Value::Null, Value::from),
+            w,
+        );
     }
     if let Some(w) = expect.get("terminal") {
         same("terminal", Value::from(state.is_terminal()), w);
@@ -150,23 +180,39 @@ fn check_expect(state: &mut AnyState, expect: &Table, fails: &mut Vec<String>) {
     if let Some(w) = expect.get("history") {
         same("history", Value::from(state.history()), w);
     }
-    for bad in expect.get("illegal").and_then(Toml::as_array).into_iter().flatten() {
+    for bad in expect
+        .get("illegal")
+        .and_then(Toml::as_array)
+        .into_iter()
+        .flatten()
+    {
         let text = bad.as_str().expect("illegal actions are strings");
         let before = state.to_json();
         match state.apply(text) {
             Err(Error::IllegalAction { .. }) if state.to_json() == before => {}
-            Err(Error::IllegalAction { .. }) => fails.push(format!("illegal {text:?} changed the state")),
+            Err(Error::IllegalAction { .. }) => {
+                fails.push(format!("illegal {text:?} changed the state"))
+            }
             other => fails.push(format!("{text:?} should be illegal, got {other:?}")),
         }
     }
 }
 
 fn run_steps(doc: &Table, state: &mut AnyState, fails: &mut Vec<String>) {
-    let steps = doc.get("step").and_then(Toml::as_array).cloned().unwrap_or_default();
+    let steps = doc
+        .get("step")
+        .and_then(Toml::as_array)
+        .cloned()
+        .unwrap_or_default();
     for (i, step) in steps.iter().enumerate() {
         let step = step.as_table().expect("[[step]] is a table");
         let start = fails.len();
-        for action in step.get("do").and_then(Toml::as_array).into_iter().flatten() {
+        for action in step
+            .get("do")
+            .and_then(Toml::as_array)
+            .into_iter()
+            .flatten()
+        {
             let text = action.as_str().expect("actions are strings");
             if let Err(e) = state.apply(text) {
                 fails.push(format!("step {i}: {text:?} failed: {e}"));
@@ -176,7 +222,12 @@ fn run_steps(doc: &Table, state: &mut AnyState, fails: &mut Vec<String>) {
         if let Some(expect) = step.get("expect").and_then(Toml::as_table) {
             check_expect(state, expect, fails);
         }
-        for obs in step.get("observe").and_then(Toml::as_array).into_iter().flatten() {
+        for obs in step
+            .get("observe")
+            .and_then(Toml::as_array)
+            .into_iter()
+            .flatten()
+        {
             let obs = obs.as_table().expect("[[step.observe]] is a table");
             let seat = obs["seat"].as_integer().expect("observe.seat") as usize;
             let got = state.observation(seat);
@@ -186,7 +237,10 @@ fn run_steps(doc: &Table, state: &mut AnyState, fails: &mut Vec<String>) {
                     for name in want.as_array().expect("null = [field names]") {
                         let name = name.as_str().expect("field name");
                         if got.get(name) != Some(&Value::Null) {
-                            fails.push(format!("observation({seat}).{name}: expected null, got {:?}", got.get(name)));
+                            fails.push(format!(
+                                "observation({seat}).{name}: expected null, got {:?}",
+                                got.get(name)
+                            ));
                         }
                     }
                     continue;
@@ -194,7 +248,10 @@ fn run_steps(doc: &Table, state: &mut AnyState, fails: &mut Vec<String>) {
                     to_json(want)
                 };
                 if got.get(field) != Some(&want) {
-                    fails.push(format!("observation({seat}).{field}: expected {want}, got {:?}", got.get(field)));
+                    fails.push(format!(
+                        "observation({seat}).{field}: expected {want}, got {:?}",
+                        got.get(field)
+                    ));
                 }
             }
         }
@@ -208,12 +265,19 @@ fn run(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
     let doc: Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     for key in doc.keys() {
-        assert!(TOP_KEYS.contains(&key.as_str()), "{}: unknown key {key:?}", path.display());
+        assert!(
+            TOP_KEYS.contains(&key.as_str()),
+            "{}: unknown key {key:?}",
+            path.display()
+        );
     }
     let mut fails = Vec::new();
     match (setup(&doc), doc.get("error").and_then(Toml::as_str)) {
         (Err(e), Some(want)) if error_name(&e) == want => {}
-        (Err(e), want) => fails.push(format!("setup raised {} ({e}), expected {want:?}", error_name(&e))),
+        (Err(e), want) => fails.push(format!(
+            "setup raised {} ({e}), expected {want:?}",
+            error_name(&e)
+        )),
         (Ok(_), Some(want)) => fails.push(format!("setup should raise {want}")),
         (Ok((_, mut state)), None) => run_steps(&doc, &mut state, &mut fails),
     }
@@ -225,13 +289,25 @@ fn every_scenario_file_holds_on_the_rust_core() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/scenarios");
     let mut files = Vec::new();
     scenario_files(&root, &mut files);
-    assert!(!files.is_empty(), "no scenario files under {}", root.display());
+    assert!(
+        !files.is_empty(),
+        "no scenario files under {}",
+        root.display()
+    );
     let mut report = Vec::new();
     for path in &files {
         for f in run(path) {
-            report.push(format!("{}: {f}", path.strip_prefix(&root).unwrap().display()));
+            report.push(format!(
+                "{}: {f}",
+                path.strip_prefix(&root).unwrap().display()
+            ));
         }
     }
-    assert!(report.is_empty(), "{} scenario failures:\n{}", report.len(), report.join("\n"));
+    assert!(
+        report.is_empty(),
+        "{} scenario failures:\n{}",
+        report.len(),
+        report.join("\n")
+    );
     println!("{} scenario files replayed", files.len());
 }

@@ -31,11 +31,11 @@ const TURNS: u8 = 10;
 pub const fn heads(c: u32) -> u32 {
     if c == 55 {
         7
-    } else if c % 11 == 0 {
+    } else if c.is_multiple_of(11) {
         5
-    } else if c % 10 == 0 {
+    } else if c.is_multiple_of(10) {
         3
-    } else if c % 5 == 0 {
+    } else if c.is_multiple_of(5) {
         2
     } else {
         1
@@ -237,7 +237,10 @@ impl Take5 {
     }
 
     fn row_heads(&self, r: usize) -> u32 {
-        self.rows[r][..self.row_len[r] as usize].iter().map(|&c| heads(c as u32)).sum()
+        self.rows[r][..self.row_len[r] as usize]
+            .iter()
+            .map(|&c| heads(c as u32))
+            .sum()
     }
 
     // -----------------------------------------------------------------------
@@ -324,7 +327,9 @@ impl Take5 {
 
     /// Variant `auto_fewest_heads`: the row with the fewest heads, lowest index on ties.
     fn fewest_heads_row(&self) -> usize {
-        (0..ROWS).min_by_key(|&r| (self.row_heads(r), r)).unwrap_or(0)
+        (0..ROWS)
+            .min_by_key(|&r| (self.row_heads(r), r))
+            .unwrap_or(0)
     }
 
     /// §6.3: append, or take a full row as the sixth card.
@@ -353,9 +358,9 @@ impl Take5 {
     fn end_round(&mut self) {
         let n = self.n();
         let mut round = [0i64; MAX_PLAYERS];
-        for s in 0..n {
-            round[s] = set_heads(self.piles[s]);
-            self.scores[s] += round[s];
+        for (s, taken) in round.iter_mut().enumerate().take(n) {
+            *taken = set_heads(self.piles[s]);
+            self.scores[s] += *taken;
         }
         self.round_scores.push(round);
         self.piles = [0; MAX_PLAYERS];
@@ -370,9 +375,13 @@ impl Take5 {
 
     fn game_ends(&self) -> bool {
         let limit = self.params.end_score;
-        let reached = self.scores[..self.n()]
-            .iter()
-            .any(|&s| if self.params.more_than { s > limit } else { s >= limit });
+        let reached = self.scores[..self.n()].iter().any(|&s| {
+            if self.params.more_than {
+                s > limit
+            } else {
+                s >= limit
+            }
+        });
         reached || self.params.round_limit == Some(self.round as i64)
     }
 
@@ -385,14 +394,26 @@ impl Take5 {
     }
 
     fn row_codes(&self) -> Vec<Vec<String>> {
-        (0..ROWS).map(|r| self.rows[r][..self.row_len[r] as usize].iter().map(|c| c.to_string()).collect()).collect()
+        (0..ROWS)
+            .map(|r| {
+                self.rows[r][..self.row_len[r] as usize]
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect()
+            })
+            .collect()
     }
 
     fn revealed_json(&self) -> Value {
         if self.phase != Phase::ChooseRow {
             return json!([]);
         }
-        Value::Array(self.revealed[..self.n()].iter().map(|&(c, s)| json!([c.to_string(), s])).collect())
+        Value::Array(
+            self.revealed[..self.n()]
+                .iter()
+                .map(|&(c, s)| json!([c.to_string(), s]))
+                .collect(),
+        )
     }
 
     fn texts(actions: &[Action]) -> Vec<String> {
@@ -400,24 +421,40 @@ impl Take5 {
     }
 
     fn round_scores_json(&self) -> Value {
-        Value::Array(self.round_scores.iter().map(|r| json!(r[..self.n()])).collect())
+        Value::Array(
+            self.round_scores
+                .iter()
+                .map(|r| json!(r[..self.n()]))
+                .collect(),
+        )
     }
 
     /// Loads a state written by `to_json` (either engine), checking it.
     pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        ensure(json::string(v, "game")? == "take5", || "not a take5 state".into())?;
+        ensure(json::string(v, "game")? == "take5", || {
+            "not a take5 state".into()
+        })?;
         ensure(json::uint(v, "players")? == params.players as u64, || {
-            format!("the state is for {} players, the game for {}", v["players"], params.players)
+            format!(
+                "the state is for {} players, the game for {}",
+                v["players"], params.players
+            )
         })?;
         ensure(json::field(v, "params")? == &params.to_json(), || {
-            format!("the state's params {} differ from the game's {}", v["params"], params.to_json())
+            format!(
+                "the state's params {} differ from the game's {}",
+                v["params"],
+                params.to_json()
+            )
         })?;
         let n = params.players;
         let top = params.top_card();
         let card = |text: &str| -> Result<u8, Error> {
             match parse_canonical_uint(text) {
                 Some(c) if (1..=top).contains(&c) => Ok(c as u8),
-                _ => Err(Error::InvalidState { message: format!("{text:?} is not a card in play") }),
+                _ => Err(Error::InvalidState {
+                    message: format!("{text:?} is not a card in play"),
+                }),
             }
         };
         let card_set = |value: &Value, what: &str| -> Result<u128, Error> {
@@ -429,7 +466,9 @@ impl Take5 {
         };
         let per_seat = |key: &str| -> Result<&Vec<Value>, Error> {
             let a = json::array(v, key)?;
-            ensure(a.len() == n, || format!("{key:?} must have one entry per seat"))?;
+            ensure(a.len() == n, || {
+                format!("{key:?} must have one entry per seat")
+            })?;
             Ok(a)
         };
         let mut g = Take5::new(params, 0, None)?;
@@ -440,7 +479,11 @@ impl Take5 {
             "commit" => Phase::Commit,
             "choose_row" => Phase::ChooseRow,
             "game_over" => Phase::GameOver,
-            other => return Err(Error::InvalidState { message: format!("unknown phase {other:?}") }),
+            other => {
+                return Err(Error::InvalidState {
+                    message: format!("unknown phase {other:?}"),
+                })
+            }
         };
         for (s, h) in per_seat("hands")?.iter().enumerate() {
             g.hands[s] = card_set(h, "hands")?;
@@ -453,14 +496,20 @@ impl Take5 {
             g.committed[s] = match c {
                 Value::Null => 0,
                 Value::String(text) => card(text)?,
-                _ => return Err(Error::InvalidState { message: "committed must hold cards or null".into() }),
+                _ => {
+                    return Err(Error::InvalidState {
+                        message: "committed must hold cards or null".into(),
+                    })
+                }
             };
         }
         let rows = json::array(v, "rows")?;
         ensure(rows.len() == ROWS, || "there must be 4 rows".into())?;
         for (r, row) in rows.iter().enumerate() {
             let cards = json::strings(row, "rows")?;
-            ensure((1..=5).contains(&cards.len()), || format!("row {r} must hold 1 to 5 cards"))?;
+            ensure((1..=5).contains(&cards.len()), || {
+                format!("row {r} must hold 1 to 5 cards")
+            })?;
             for (i, text) in cards.iter().enumerate() {
                 g.rows[r][i] = card(text)?;
             }
@@ -468,29 +517,44 @@ impl Take5 {
         }
         let revealed = json::array(v, "revealed")?;
         for (i, pair) in revealed.iter().enumerate() {
-            let (c, s) = (pair.get(0).and_then(Value::as_str), pair.get(1).and_then(Value::as_u64));
+            let (c, s) = (
+                pair.get(0).and_then(Value::as_str),
+                pair.get(1).and_then(Value::as_u64),
+            );
             match (c, s) {
-                (Some(c), Some(s)) if i < n && (s as usize) < n => g.revealed[i] = (card(c)?, s as u8),
-                _ => return Err(Error::InvalidState { message: "revealed must hold [card, seat] pairs".into() }),
+                (Some(c), Some(s)) if i < n && (s as usize) < n => {
+                    g.revealed[i] = (card(c)?, s as u8)
+                }
+                _ => {
+                    return Err(Error::InvalidState {
+                        message: "revealed must hold [card, seat] pairs".into(),
+                    })
+                }
             }
         }
         g.next_to_place = json::uint(v, "next_to_place")?.min(255) as u8;
-        for (s, x) in json::ints(json::field(v, "scores")?, "scores")?.into_iter().enumerate() {
+        for (s, x) in json::ints(json::field(v, "scores")?, "scores")?
+            .into_iter()
+            .enumerate()
+        {
             ensure(s < n, || "scores must have one entry per seat".into())?;
             g.scores[s] = x;
         }
         g.round_scores.clear();
         for r in json::array(v, "round_scores")? {
             let values = json::ints(r, "round_scores")?;
-            ensure(values.len() == n, || "round_scores rows must have one entry per seat".into())?;
+            ensure(values.len() == n, || {
+                "round_scores rows must have one entry per seat".into()
+            })?;
             let mut row = [0i64; MAX_PLAYERS];
             row[..n].copy_from_slice(&values);
             g.round_scores.push(row);
         }
         g.history.clear();
         for text in json::strings(json::field(v, "history")?, "history")? {
-            let a = Self::parse_action(text)
-                .ok_or_else(|| Error::InvalidState { message: format!("{text:?} in history is not an action") })?;
+            let a = Self::parse_action(text).ok_or_else(|| Error::InvalidState {
+                message: format!("{text:?} in history is not an action"),
+            })?;
             g.history.push(a);
         }
         g.round_start = json::uint(v, "round_start")? as usize;
@@ -526,23 +590,33 @@ impl Take5 {
         }
         let all = ((1u128 << (self.params.top_card() + 1)) - 1) & !1;
         let game_over = self.phase == Phase::GameOver;
-        ensure(game_over || (seen == all && count == all.count_ones()), || {
-            "the cards in hands, commitments, rows, piles and unused are not exactly the cards in play".into()
-        })?;
-        ensure(self.round >= 1 && self.turn <= TURNS && self.round_start <= self.history.len(), || {
-            "round, turn or round_start out of range".into()
-        })?;
+        ensure(
+            game_over || (seen == all && count == all.count_ones()),
+            || {
+                "the cards in hands, commitments, rows, piles and unused are not exactly the cards in play".into()
+            },
+        )?;
+        ensure(
+            self.round >= 1 && self.turn <= TURNS && self.round_start <= self.history.len(),
+            || "round, turn or round_start out of range".into(),
+        )?;
         match self.phase {
             Phase::Commit => {
                 let k = self.committed[..n].iter().take_while(|&&c| c != 0).count();
-                ensure(self.committed[k..n].iter().all(|&c| c == 0) && k < n && self.turn < TURNS, || {
-                    "commitments must be made in seat order".into()
+                ensure(
+                    self.committed[k..n].iter().all(|&c| c == 0) && k < n && self.turn < TURNS,
+                    || "commitments must be made in seat order".into(),
+                )?;
+                ensure(revealed_len == 0, || {
+                    "revealed must be empty while committing".into()
                 })?;
-                ensure(revealed_len == 0, || "revealed must be empty while committing".into())?;
                 self.to_act = k as u8;
             }
             Phase::ChooseRow => {
-                ensure(revealed_len == n && (self.next_to_place as usize) < n, || "bad revealed cards".into())?;
+                ensure(
+                    revealed_len == n && (self.next_to_place as usize) < n,
+                    || "bad revealed cards".into(),
+                )?;
                 self.to_act = self.revealed[self.next_to_place as usize].1;
             }
             Phase::GameOver => self.to_act = 0,
@@ -571,9 +645,13 @@ impl Rules for Take5 {
         match (self.phase, action >= TAKE) {
             (Phase::Commit, false) if self.hands[self.to_act as usize] >> action & 1 == 1 => None,
             (Phase::Commit, false) => Some(format!("card {action} is not in its hand")),
-            (Phase::Commit, true) => Some("no row choice is pending; every seat must play a card".into()),
+            (Phase::Commit, true) => {
+                Some("no row choice is pending; every seat must play a card".into())
+            }
             (Phase::ChooseRow, true) => None,
-            (Phase::ChooseRow, false) => Some("it must choose a row to take (take 0 .. take 3)".into()),
+            (Phase::ChooseRow, false) => {
+                Some("it must choose a row to take (take 0 .. take 3)".into())
+            }
             (Phase::GameOver, _) => Some("the game is over".into()),
         }
     }
@@ -591,7 +669,9 @@ impl Rules for Take5 {
         if let Some(card) = text.strip_prefix("play ") {
             parse_canonical_uint(card).filter(|c| (1..=104).contains(c))
         } else if let Some(row) = text.strip_prefix("take ") {
-            parse_canonical_uint(row).filter(|&r| r < ROWS as u32).map(|r| TAKE + r)
+            parse_canonical_uint(row)
+                .filter(|&r| r < ROWS as u32)
+                .map(|r| TAKE + r)
         } else {
             None
         }
@@ -611,12 +691,17 @@ impl Rules for Take5 {
     }
 
     fn placements(&self) -> Option<Vec<u32>> {
-        (self.phase == Phase::GameOver).then(|| competition_placements(self.n(), |a, b| self.scores[a] < self.scores[b]))
+        (self.phase == Phase::GameOver)
+            .then(|| competition_placements(self.n(), |a, b| self.scores[a] < self.scores[b]))
     }
 
     fn observation(&self, seat: usize) -> Value {
         let n = self.n();
-        let hidden = if self.phase == Phase::Commit { self.to_act as usize } else { 0 };
+        let hidden = if self.phase == Phase::Commit {
+            self.to_act as usize
+        } else {
+            0
+        };
         let public = &self.history[self.round_start..self.history.len() - hidden];
         let mine = self.committed.get(seat).copied().unwrap_or(0);
         json!({
@@ -653,16 +738,25 @@ impl Rules for Take5 {
         m.insert("round".into(), json!(self.round));
         m.insert("turn".into(), json!(self.turn));
         m.insert("phase".into(), json!(self.phase.name()));
-        m.insert("hands".into(), json!((0..n).map(|s| set(self.hands[s])).collect::<Vec<_>>()));
+        m.insert(
+            "hands".into(),
+            json!((0..n).map(|s| set(self.hands[s])).collect::<Vec<_>>()),
+        );
         m.insert(
             "committed".into(),
-            json!(self.committed[..n].iter().map(|&c| (c != 0).then(|| c.to_string())).collect::<Vec<_>>()),
+            json!(self.committed[..n]
+                .iter()
+                .map(|&c| (c != 0).then(|| c.to_string()))
+                .collect::<Vec<_>>()),
         );
         m.insert("rows".into(), json!(self.row_codes()));
         m.insert("unused".into(), json!(set(self.unused)));
         m.insert("revealed".into(), self.revealed_json());
         m.insert("next_to_place".into(), json!(self.next_to_place));
-        m.insert("piles".into(), json!((0..n).map(|s| set(self.piles[s])).collect::<Vec<_>>()));
+        m.insert(
+            "piles".into(),
+            json!((0..n).map(|s| set(self.piles[s])).collect::<Vec<_>>()),
+        );
         m.insert("scores".into(), json!(self.scores()));
         m.insert("round_scores".into(), self.round_scores_json());
         m.insert("history".into(), json!(Self::texts(&self.history)));
@@ -696,8 +790,14 @@ mod tests {
     #[test]
     fn explicit_deck_deals_round_robin_then_rows() {
         let g = Take5::new(params(3), 0, Some(&ascending_deck(104))).unwrap();
-        assert_eq!(bits(g.hands[0]).collect::<Vec<_>>(), (1..=28).step_by(3).collect::<Vec<_>>());
-        assert_eq!(g.row_codes(), vec![vec!["31"], vec!["32"], vec!["33"], vec!["34"]]);
+        assert_eq!(
+            bits(g.hands[0]).collect::<Vec<_>>(),
+            (1..=28).step_by(3).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            g.row_codes(),
+            vec![vec!["31"], vec!["32"], vec!["33"], vec!["34"]]
+        );
         assert_eq!(g.unused.count_ones(), 70);
         assert_eq!(g.rng.state, 0, "an explicit deck uses no generator call");
     }
@@ -714,9 +814,21 @@ mod tests {
 
     #[test]
     fn auto_row_prefers_fewest_heads_then_lowest_index() {
-        let p = Params::parse(2, vec![("too_low_choice".into(), Param::Str("auto_fewest_heads".into()))]).unwrap();
+        let p = Params::parse(
+            2,
+            vec![(
+                "too_low_choice".into(),
+                Param::Str("auto_fewest_heads".into()),
+            )],
+        )
+        .unwrap();
         let mut g = Take5::new(p, 0, Some(&ascending_deck(104))).unwrap();
-        g.rows = [[10, 11, 0, 0, 0], [20, 21, 0, 0, 0], [30, 31, 0, 0, 0], [55, 0, 0, 0, 0]];
+        g.rows = [
+            [10, 11, 0, 0, 0],
+            [20, 21, 0, 0, 0],
+            [30, 31, 0, 0, 0],
+            [55, 0, 0, 0, 0],
+        ];
         g.row_len = [2, 2, 2, 1];
         assert_eq!(g.fewest_heads_row(), 1);
     }
@@ -736,6 +848,6 @@ mod tests {
             assert!(steps < 100_000);
         }
         assert!(g.scores().iter().any(|&s| s >= 66));
-        assert_eq!(g.placements().unwrap().iter().filter(|&&p| p == 1).count() >= 1, true);
+        assert!(g.placements().unwrap().contains(&1));
     }
 }

@@ -1,0 +1,147 @@
+"""The engine API contract, identical on both engines: loading, errors, seeds,
+decks, JSON loading."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import cardref
+
+ENGINES = ["rust", "reference"]
+
+
+def test_games_are_sorted_ids() -> None:
+    ids = cardref.games()
+    assert ids == sorted(ids) and "take5" in ids
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_unknown_game_lists_the_valid_ids(engine: str) -> None:
+    with pytest.raises(cardref.UnknownGameError) as e:
+        cardref.load("take6", players=4, engine=engine)
+    assert "take6" in str(e.value) and "take5" in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_unknown_engine_is_named() -> None:
+    with pytest.raises(cardref.InvalidParamsError, match="engine"):
+        cardref.load("take5", players=4, engine="fast")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("players", "variant", "key"),
+    [
+        (1, {}, "players"),
+        (11, {}, "players"),
+        (True, {}, "players"),
+        ("4", {}, "players"),
+        (4, {"end_score": 0}, "end_score"),
+        (4, {"end_score": 66.0}, "end_score"),
+        (4, {"end_score": True}, "end_score"),
+        (4, {"end_score": "66"}, "end_score"),
+        (4, {"deck": "short"}, "deck"),
+        (4, {"round_limit": 0}, "round_limit"),
+        (4, {"round_limit": False}, "round_limit"),
+        (4, {"too_low_choice": None}, "too_low_choice"),
+        (4, {"bogus": 1}, "bogus"),
+    ],
+)
+def test_bad_params_name_the_key(engine: str, players: object, variant: dict, key: str) -> None:
+    with pytest.raises(cardref.InvalidParamsError) as e:
+        cardref.load("take5", players=players, engine=engine, **variant)
+    assert key in str(e.value)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_params_are_filled_with_defaults(engine: str) -> None:
+    game = cardref.load("take5", players=3, engine=engine, end_score=10)
+    assert game.params == {"deck": "full", "end_rule": "at_least", "end_score": 10,
+                           "round_limit": None, "too_low_choice": "player"}
+    assert (game.id, game.players, game.engine) == ("take5", 3, engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.0, "7", True, [7]])
+def test_bad_seeds_are_rejected(engine: str, seed: object) -> None:
+    with pytest.raises(cardref.InvalidSeedError):
+        cardref.load("take5", players=2, engine=engine).new_state(seed=seed)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_largest_seed_is_accepted_and_not_reduced(engine: str) -> None:
+    game = cardref.load("take5", players=2, engine=engine)
+    big = game.new_state(seed=2**64 - 1)
+    assert json.loads(big.to_json())["rng"] != json.loads(game.new_state(seed=0).to_json())["rng"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("deck", "needle"),
+    [
+        ([str(c) for c in range(1, 104)], "missing"),
+        ([str(c) for c in range(1, 105)] + ["1"], "1"),
+        ([str(c) for c in range(1, 104)] + ["0"], "0"),
+        ([str(c) for c in range(1, 104)] + ["057"], "057"),
+        (list(range(1, 105)), "deck[0]"),
+        ("1 2 3", "list"),
+    ],
+)
+def test_bad_decks_name_the_problem(engine: str, deck: object, needle: str) -> None:
+    game = cardref.load("take5", players=2, engine=engine)
+    with pytest.raises(cardref.InvalidDeckError) as e:
+        game.new_state(seed=0, deck=deck)
+    assert needle in str(e.value)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_illegal_action_message_names_game_seat_action(engine: str) -> None:
+    state = cardref.load("take5", players=2, engine=engine).new_state(
+        seed=0, deck=[str(c) for c in range(1, 105)])
+    with pytest.raises(cardref.IllegalActionError) as e:
+        state.apply("play 2")  # seat 1's card
+    message = str(e.value)
+    assert "take5" in message and "seat 0" in message and "play 2" in message
+    assert "not in its hand" in message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: "not json",
+        lambda d: json.dumps({**d, "game": "hundred"}),
+        lambda d: json.dumps({**d, "players": 5}),
+        lambda d: json.dumps({**d, "params": {**d["params"], "end_score": 1}}),
+        lambda d: json.dumps({k: v for k, v in d.items() if k != "rows"}),
+        lambda d: json.dumps({**d, "unused": d["unused"][1:]}),
+        lambda d: json.dumps({**d, "rows": [d["rows"][0] * 6, *d["rows"][1:]]}),
+        lambda d: json.dumps({**d, "phase": "bidding"}),
+        lambda d: json.dumps({**d, "hands": d["hands"][:1]}),
+    ],
+)
+def test_bad_state_json_is_rejected(engine: str, mutate) -> None:
+    game = cardref.load("take5", players=2, engine=engine)
+    data = json.loads(game.new_state(seed=3).to_json())
+    with pytest.raises(cardref.InvalidStateError):
+        game.state_from_json(mutate(data))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_json_loads_across_engines(engine: str) -> None:
+    other = "reference" if engine == "rust" else "rust"
+    state = cardref.load("take5", players=4, engine=engine).new_state(seed=11)
+    for _ in range(7):
+        state.apply(state.legal_actions()[-1])
+    moved = cardref.load("take5", players=4, engine=other).state_from_json(state.to_json())
+    assert moved.to_json() == state.to_json()
+    assert moved.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_observation_of_a_missing_seat_is_an_error(engine: str) -> None:
+    state = cardref.load("take5", players=2, engine=engine).new_state(seed=0)
+    with pytest.raises(ValueError, match="seat"):
+        state.observation(2)
