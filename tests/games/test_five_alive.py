@@ -11,8 +11,9 @@ import json
 import random
 from typing import Any, Optional
 
-import cardref
 import pytest
+
+import cardref
 from cardref.reference import five_alive as ref
 from cardref.rng import SplitMix64
 

@@ -38,7 +38,8 @@ const ROOM: usize = 77;
 
 /// Card codes in canonical kind order (§2.2); a card is its index here.
 pub const CODES: [&str; KINDS] = [
-    "0", "1", "2", "3", "4", "5", "6", "7", "D1", "D2", "PASS", "REV", "SKIP", "=21", "=10", "=0", "REDEAL", "BOMB",
+    "0", "1", "2", "3", "4", "5", "6", "7", "D1", "D2", "PASS", "REV", "SKIP", "=21", "=10", "=0",
+    "REDEAL", "BOMB",
 ];
 const D1: u8 = 8;
 const D2: u8 = 9;
@@ -111,7 +112,10 @@ const BOMB_MODES: [&str; 2] = ["forced", "optional"];
 const REDEAL_ORDERS: [&str; 2] = ["clockwise_from_left", "play_direction"];
 
 fn invalid(key: &str, message: String) -> Error {
-    Error::InvalidParams { key: key.into(), message }
+    Error::InvalidParams {
+        key: key.into(),
+        message,
+    }
 }
 
 impl Params {
@@ -144,21 +148,41 @@ impl Params {
     fn check_cross_keys(&self) -> Result<(), Error> {
         let n = self.players;
         if n == 7 && !self.allow_seven {
-            return Err(invalid("players", "7 players need allow_seven_players = true".into()));
+            return Err(invalid(
+                "players",
+                "7 players need allow_seven_players = true".into(),
+            ));
         }
         if self.first_dealer >= n {
-            return Err(invalid("first_dealer", format!("must be a seat from 0 to {}, got {}", n - 1, self.first_dealer)));
+            return Err(invalid(
+                "first_dealer",
+                format!(
+                    "must be a seat from 0 to {}, got {}",
+                    n - 1,
+                    self.first_dealer
+                ),
+            ));
         }
         if self.team_play && n != 4 && n != 6 {
-            return Err(invalid("team_play", format!("needs 4 or 6 players, got {n}")));
+            return Err(invalid(
+                "team_play",
+                format!("needs 4 or 6 players, got {n}"),
+            ));
         }
         if self.team_play && self.sudden_death {
-            return Err(invalid("sudden_death", "cannot be combined with team_play".into()));
+            return Err(invalid(
+                "sudden_death",
+                "cannot be combined with team_play".into(),
+            ));
         }
         if self.hand_size.saturating_mul(n) > self.deck_size() {
             return Err(invalid(
                 "hand_size",
-                format!("{} cards for {n} players is more than the {}-card deck", self.hand_size, self.deck_size()),
+                format!(
+                    "{} cards for {n} players is more than the {}-card deck",
+                    self.hand_size,
+                    self.deck_size()
+                ),
             ));
         }
         Ok(())
@@ -209,7 +233,11 @@ impl Params {
 
     /// The profile's cards in canonical kind order, as codes.
     pub fn canonical_deck(&self) -> Vec<String> {
-        self.canonical_cards().as_slice().iter().map(|&c| CODES[c as usize].to_string()).collect()
+        self.canonical_cards()
+            .as_slice()
+            .iter()
+            .map(|&c| CODES[c as usize].to_string())
+            .collect()
     }
 }
 
@@ -225,7 +253,10 @@ struct Pile {
 }
 
 impl Pile {
-    const EMPTY: Pile = Pile { cards: [0; ROOM], len: 0 };
+    const EMPTY: Pile = Pile {
+        cards: [0; ROOM],
+        len: 0,
+    };
 
     #[inline]
     fn as_slice(&self) -> &[u8] {
@@ -523,7 +554,10 @@ impl FiveAlive {
         if !self.hands[self.current as usize].contains(card) {
             Some(format!("card {code} is not in its hand"))
         } else if !self.fits(card) {
-            Some(format!("{code} would take the total {} over 21", self.total))
+            Some(format!(
+                "{code} would take the total {} over 21",
+                self.total
+            ))
         } else {
             None
         }
@@ -695,7 +729,12 @@ impl FiveAlive {
     fn start_optional_bomb(&mut self, bomber: usize) {
         let responders = self.targets(bomber);
         self.current = responders.seats[0];
-        self.pending = Some(PendingBomb { bomber: bomber as u8, responders, index: 0, eliminated: Seats::default() });
+        self.pending = Some(PendingBomb {
+            bomber: bomber as u8,
+            responders,
+            index: 0,
+            eliminated: Seats::default(),
+        });
         self.phase = Phase::BombResponse;
     }
 
@@ -825,7 +864,10 @@ impl FiveAlive {
     }
 
     fn team_groups(&self, better_team: usize) -> Vec<Seats> {
-        vec![self.seats_where(|s| s % 2 == better_team), self.seats_where(|s| s % 2 != better_team)]
+        vec![
+            self.seats_where(|s| s % 2 == better_team),
+            self.seats_where(|s| s % 2 != better_team),
+        ]
     }
 
     /// Eliminated players, the latest batch first; one batch shares a rank.
@@ -835,15 +877,27 @@ impl FiveAlive {
 
     /// Active seats grouped by `key`, the smallest key first.
     fn group_active_by(&self, key: impl Fn(usize) -> (i64, i64)) -> Vec<Seats> {
-        let mut keys: Vec<(i64, i64)> = (0..self.n()).filter(|&s| self.is_active(s)).map(&key).collect();
+        let mut keys: Vec<(i64, i64)> = (0..self.n())
+            .filter(|&s| self.is_active(s))
+            .map(&key)
+            .collect();
         keys.sort_unstable();
         keys.dedup();
-        keys.iter().map(|&k| self.seats_where(|s| self.is_active(s) && key(s) == k)).collect()
+        keys.iter()
+            .map(|&k| self.seats_where(|s| self.is_active(s) && key(s) == k))
+            .collect()
     }
 
     /// FA-23: more lives, then the lower sum of number cards in hand.
     fn sudden_death_ranking(&self, batch: Seats) -> Vec<Seats> {
-        let hand_sum = |s: usize| self.hands[s].as_slice().iter().filter(|&&c| is_number(c)).map(|&c| c as i64).sum();
+        let hand_sum = |s: usize| {
+            self.hands[s]
+                .as_slice()
+                .iter()
+                .filter(|&&c| is_number(c))
+                .map(|&c| c as i64)
+                .sum()
+        };
         let mut ranking = self.group_active_by(|s| (-(self.lives[s] as i64), hand_sum(s)));
         ranking.push(batch.sorted());
         ranking
@@ -893,7 +947,12 @@ impl FiveAlive {
     }
 
     fn draw_codes(&self) -> Vec<&'static str> {
-        self.draw.as_slice().iter().rev().map(|&c| CODES[c as usize]).collect()
+        self.draw
+            .as_slice()
+            .iter()
+            .rev()
+            .map(|&c| CODES[c as usize])
+            .collect()
     }
 
     fn public_fields(&self) -> Map<String, Value> {
@@ -909,9 +968,26 @@ impl FiveAlive {
         m.insert("current".into(), json!(self.current_player()));
         m.insert("phase".into(), json!(self.phase.name()));
         m.insert("total".into(), json!(self.total));
-        m.insert("lives".into(), if team { Value::Null } else { json!(self.lives[..n]) });
-        m.insert("team_lives".into(), if team { json!(self.team_lives) } else { Value::Null });
-        m.insert("discard_pile".into(), json!(Self::codes(self.discard.as_slice())));
+        m.insert(
+            "lives".into(),
+            if team {
+                Value::Null
+            } else {
+                json!(self.lives[..n])
+            },
+        );
+        m.insert(
+            "team_lives".into(),
+            if team {
+                json!(self.team_lives)
+            } else {
+                Value::Null
+            },
+        );
+        m.insert(
+            "discard_pile".into(),
+            json!(Self::codes(self.discard.as_slice())),
+        );
         let bomb = self.pending.map(|b| {
             json!({
                 "bomber": b.bomber,
@@ -937,12 +1013,21 @@ impl FiveAlive {
 
     /// Loads a state written by `to_json` (either engine), checking it.
     pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        ensure(json::string(v, "game")? == Self::ID, || "not a five_alive state".into())?;
+        ensure(json::string(v, "game")? == Self::ID, || {
+            "not a five_alive state".into()
+        })?;
         ensure(json::uint(v, "players")? == params.players as u64, || {
-            format!("the state is for {} players, the game for {}", v["players"], params.players)
+            format!(
+                "the state is for {} players, the game for {}",
+                v["players"], params.players
+            )
         })?;
         ensure(json::field(v, "params")? == &params.to_json(), || {
-            format!("the state's params {} differ from the game's {}", v["params"], params.to_json())
+            format!(
+                "the state's params {} differ from the game's {}",
+                v["params"],
+                params.to_json()
+            )
         })?;
         let n = params.players;
         let mut g = FiveAlive::blank(params, json::uint(v, "rng")?);
@@ -964,7 +1049,9 @@ impl FiveAlive {
         g.round_start = json::uint(v, "round_start")? as usize;
         read_lives(v, &params, &mut g)?;
         let hands = json::array(v, "hands")?;
-        ensure(hands.len() == n, || "\"hands\" must have one entry per seat".into())?;
+        ensure(hands.len() == n, || {
+            "\"hands\" must have one entry per seat".into()
+        })?;
         for (s, h) in hands.iter().enumerate() {
             g.hands[s] = read_pile(h, "hands")?;
         }
@@ -973,15 +1060,21 @@ impl FiveAlive {
         g.draw = draw;
         g.discard = read_pile(json::field(v, "discard_pile")?, "discard_pile")?;
         for text in json::strings(json::field(v, "history")?, "history")? {
-            let a = Self::parse_action(text).ok_or_else(|| state_error(format!("{text:?} in history is not an action")))?;
+            let a = Self::parse_action(text)
+                .ok_or_else(|| state_error(format!("{text:?} in history is not an action")))?;
             g.history.push(a);
         }
         for batch in json::array(v, "elimination_log")? {
-            g.elimination_log.push(read_seats(batch, n, "elimination_log")?);
+            g.elimination_log
+                .push(read_seats(batch, n, "elimination_log")?);
         }
         g.current = match json::field(v, "current")? {
             Value::Null => 0,
-            c => c.as_u64().filter(|&c| c < n as u64).ok_or_else(|| state_error("current must be a seat or null".into()))? as u8,
+            c => c
+                .as_u64()
+                .filter(|&c| c < n as u64)
+                .ok_or_else(|| state_error("current must be a seat or null".into()))?
+                as u8,
         };
         let current_is_null = v["current"].is_null();
         g.pending = read_bomb(json::field(v, "pending_bomb")?, n)?;
@@ -1001,38 +1094,63 @@ impl FiveAlive {
             }
         }
         let want = self.params.counts().map(u32::from);
-        ensure(counts == want, || "the hands, draw pile and discard pile are not exactly the deck's cards".into())?;
-        ensure(self.action_count == self.history.len() as u64, || "action_count must equal the history length".into())?;
-        ensure(self.round_start <= self.history.len(), || "round_start is past the history".into())?;
+        ensure(counts == want, || {
+            "the hands, draw pile and discard pile are not exactly the deck's cards".into()
+        })?;
+        ensure(self.action_count == self.history.len() as u64, || {
+            "action_count must equal the history length".into()
+        })?;
+        ensure(self.round_start <= self.history.len(), || {
+            "round_start is past the history".into()
+        })?;
         for s in 0..n {
-            ensure(self.is_active(s) || self.hands[s].is_empty(), || "an eliminated seat holds cards".into())?;
+            ensure(self.is_active(s) || self.hands[s].is_empty(), || {
+                "an eliminated seat holds cards".into()
+            })?;
         }
-        let mut out: Vec<u8> = self.elimination_log.iter().flat_map(|b| b.as_slice().to_vec()).collect();
+        let mut out: Vec<u8> = self
+            .elimination_log
+            .iter()
+            .flat_map(|b| b.as_slice().to_vec())
+            .collect();
         if let Some(b) = self.pending {
             out.extend_from_slice(b.eliminated.as_slice());
         }
         out.sort_unstable();
-        let inactive: Vec<u8> = (0..n).filter(|&s| !self.is_active(s)).map(|s| s as u8).collect();
-        ensure(out == inactive && self.elimination_log.iter().all(|b| b.len > 0), || {
-            "the elimination log must list every eliminated seat once".into()
-        })?;
+        let inactive: Vec<u8> = (0..n)
+            .filter(|&s| !self.is_active(s))
+            .map(|s| s as u8)
+            .collect();
+        ensure(
+            out == inactive && self.elimination_log.iter().all(|b| b.len > 0),
+            || "the elimination log must list every eliminated seat once".into(),
+        )?;
         ensure(self.active_count() >= 1, || "nobody is active".into())?;
         self.check_phase(current_is_null)
     }
 
     fn check_phase(&self, current_is_null: bool) -> Result<(), Error> {
         if self.phase == Phase::GameOver {
-            return ensure(current_is_null && self.result.is_some() && self.pending.is_none(), || {
-                "a finished game has no player to act, no pending Bomb, and a result".into()
-            });
+            return ensure(
+                current_is_null && self.result.is_some() && self.pending.is_none(),
+                || "a finished game has no player to act, no pending Bomb, and a result".into(),
+            );
         }
-        ensure(self.result.is_none(), || "a game in progress has no result".into())?;
+        ensure(self.result.is_none(), || {
+            "a game in progress has no result".into()
+        })?;
         let current = self.current as usize;
-        ensure(!current_is_null && self.is_active(current), || "current must be an active seat".into())?;
+        ensure(!current_is_null && self.is_active(current), || {
+            "current must be an active seat".into()
+        })?;
         if self.phase == Phase::Play {
-            ensure(self.pending.is_none(), || "no Bomb may be pending while playing".into())?;
+            ensure(self.pending.is_none(), || {
+                "no Bomb may be pending while playing".into()
+            })?;
             let all_hold = (0..self.n()).all(|s| !self.is_active(s) || !self.hands[s].is_empty());
-            ensure(all_hold, || "every active player holds a card during play".into())
+            ensure(all_hold, || {
+                "every active player holds a card during play".into()
+            })
         } else {
             let ok = self.pending.is_some_and(|b| {
                 self.params.optional_bomb
@@ -1040,7 +1158,9 @@ impl FiveAlive {
                     && b.responders.seats[b.index as usize] == self.current
                     && !b.responders.contains(b.bomber as usize)
             });
-            ensure(ok, || "the pending Bomb does not match the player to act".into())
+            ensure(ok, || {
+                "the pending Bomb does not match the player to act".into()
+            })
         }
     }
 }
@@ -1051,25 +1171,33 @@ fn state_error(message: String) -> Error {
 
 fn bounded(v: &Value, key: &str, low: u64, high: u64) -> Result<u64, Error> {
     let x = json::uint(v, key)?;
-    ensure((low..=high).contains(&x), || format!("field {key:?} must be from {low} to {high}"))?;
+    ensure((low..=high).contains(&x), || {
+        format!("field {key:?} must be from {low} to {high}")
+    })?;
     Ok(x)
 }
 
 fn read_pile(value: &Value, what: &str) -> Result<Pile, Error> {
     let codes = json::strings(value, what)?;
-    ensure(codes.len() <= ROOM, || format!("{what} holds too many cards"))?;
+    ensure(codes.len() <= ROOM, || {
+        format!("{what} holds too many cards")
+    })?;
     let mut pile = Pile::EMPTY;
     for code in codes {
-        pile.push(card_of(code).ok_or_else(|| state_error(format!("{code:?} in {what} is not a card code")))?);
+        pile.push(
+            card_of(code)
+                .ok_or_else(|| state_error(format!("{code:?} in {what} is not a card code")))?,
+        );
     }
     Ok(pile)
 }
 
 fn read_seats(value: &Value, n: usize, what: &str) -> Result<Seats, Error> {
     let items = json::ints(value, what)?;
-    ensure(items.len() <= n && items.iter().all(|&s| (0..n as i64).contains(&s)), || {
-        format!("{what} must hold seat numbers")
-    })?;
+    ensure(
+        items.len() <= n && items.iter().all(|&s| (0..n as i64).contains(&s)),
+        || format!("{what} must hold seat numbers"),
+    )?;
     let mut seats = Seats::default();
     for s in items {
         seats.push(s as usize);
@@ -1078,12 +1206,30 @@ fn read_seats(value: &Value, n: usize, what: &str) -> Result<Seats, Error> {
 }
 
 fn read_lives(v: &Value, params: &Params, g: &mut FiveAlive) -> Result<(), Error> {
-    let (used, unused, size) = if params.team_play { ("team_lives", "lives", 2) } else { ("lives", "team_lives", params.players) };
-    ensure(json::field(v, unused)?.is_null(), || format!("{unused:?} must be null with team_play = {}", params.team_play))?;
-    let values = json::ints(json::field(v, used)?, used)?;
-    ensure(values.len() == size && values.iter().all(|&x| (0..=params.lives as i64).contains(&x)), || {
-        format!("{used:?} must hold {size} integers from 0 to {}", params.lives)
+    let (used, unused, size) = if params.team_play {
+        ("team_lives", "lives", 2)
+    } else {
+        ("lives", "team_lives", params.players)
+    };
+    ensure(json::field(v, unused)?.is_null(), || {
+        format!(
+            "{unused:?} must be null with team_play = {}",
+            params.team_play
+        )
     })?;
+    let values = json::ints(json::field(v, used)?, used)?;
+    ensure(
+        values.len() == size
+            && values
+                .iter()
+                .all(|&x| (0..=params.lives as i64).contains(&x)),
+        || {
+            format!(
+                "{used:?} must hold {size} integers from 0 to {}",
+                params.lives
+            )
+        },
+    )?;
     for (i, &x) in values.iter().enumerate() {
         if params.team_play {
             g.team_lives[i] = x as u32;
@@ -1099,11 +1245,18 @@ fn read_bomb(value: &Value, n: usize) -> Result<Option<PendingBomb>, Error> {
         return Ok(None);
     }
     let keys_ok = value.as_object().is_some_and(|o| {
-        o.len() == 4 && ["bomber", "responders", "index", "eliminated"].iter().all(|k| o.contains_key(*k))
+        o.len() == 4
+            && ["bomber", "responders", "index", "eliminated"]
+                .iter()
+                .all(|k| o.contains_key(*k))
     });
-    ensure(keys_ok, || "pending_bomb must be null or {bomber, responders, index, eliminated}".into())?;
+    ensure(keys_ok, || {
+        "pending_bomb must be null or {bomber, responders, index, eliminated}".into()
+    })?;
     let bomber = json::uint(value, "bomber")?;
-    ensure(bomber < n as u64, || "pending_bomb.bomber must be a seat".into())?;
+    ensure(bomber < n as u64, || {
+        "pending_bomb.bomber must be a seat".into()
+    })?;
     let index = json::uint(value, "index")?.min(255) as u8;
     Ok(Some(PendingBomb {
         bomber: bomber as u8,
@@ -1117,20 +1270,32 @@ fn read_result(value: &Value, n: usize) -> Result<Option<GameResult>, Error> {
     if value.is_null() {
         return Ok(None);
     }
-    let reason = value.get("reason").and_then(Value::as_str).and_then(|r| REASONS.iter().find(|&&x| x == r));
+    let reason = value
+        .get("reason")
+        .and_then(Value::as_str)
+        .and_then(|r| REASONS.iter().find(|&&x| x == r));
     let ok = value.as_object().is_some_and(|o| o.len() == 2) && reason.is_some();
-    ensure(ok, || "result must be null or {reason, ranking} with a known reason".into())?;
+    ensure(ok, || {
+        "result must be null or {reason, ranking} with a known reason".into()
+    })?;
     let mut ranking = Vec::new();
     let mut all = Vec::new();
     for group in json::array(value, "ranking")? {
         let seats = read_seats(group, n, "ranking")?;
-        ensure(seats.len > 0, || "the ranking must hold every seat once".into())?;
+        ensure(seats.len > 0, || {
+            "the ranking must hold every seat once".into()
+        })?;
         all.extend_from_slice(seats.as_slice());
         ranking.push(seats);
     }
     all.sort_unstable();
-    ensure(all == (0..n as u8).collect::<Vec<_>>(), || "the ranking must hold every seat once".into())?;
-    Ok(Some(GameResult { reason: reason.copied().unwrap_or("CAP"), ranking }))
+    ensure(all == (0..n as u8).collect::<Vec<_>>(), || {
+        "the ranking must hold every seat once".into()
+    })?;
+    Ok(Some(GameResult {
+        reason: reason.copied().unwrap_or("CAP"),
+        ranking,
+    }))
 }
 
 impl Rules for FiveAlive {
@@ -1174,11 +1339,17 @@ impl Rules for FiveAlive {
             (Phase::GameOver, _) => Some("the game is over".into()),
             (Phase::BombResponse, DECLINE) => None,
             (Phase::BombResponse, RESPOND) if self.hands[self.current as usize].contains(0) => None,
-            (Phase::BombResponse, RESPOND) => Some("it holds no 0 card to answer the Bomb with".into()),
-            (Phase::BombResponse, _) => Some("a Bomb awaits its answer: respond 0 or decline".into()),
+            (Phase::BombResponse, RESPOND) => {
+                Some("it holds no 0 card to answer the Bomb with".into())
+            }
+            (Phase::BombResponse, _) => {
+                Some("a Bomb awaits its answer: respond 0 or decline".into())
+            }
             (Phase::Play, RESPOND | DECLINE) => Some("no Bomb awaits an answer".into()),
             (Phase::Play, FLIP) if self.params.voluntary_flip || !self.can_play_something() => None,
-            (Phase::Play, FLIP) => Some("it can play a card, and only a player who cannot may flip".into()),
+            (Phase::Play, FLIP) => {
+                Some("it can play a card, and only a player who cannot may flip".into())
+            }
             (Phase::Play, card) => self.play_reason(card as u8),
         }
     }
@@ -1201,7 +1372,10 @@ impl Rules for FiveAlive {
             "flip" => Some(FLIP),
             "respond 0" => Some(RESPOND),
             "decline" => Some(DECLINE),
-            _ => text.strip_prefix("play ").and_then(card_of).map(Action::from),
+            _ => text
+                .strip_prefix("play ")
+                .and_then(card_of)
+                .map(Action::from),
         }
     }
 
@@ -1241,16 +1415,25 @@ impl Rules for FiveAlive {
         let mut m = self.public_fields();
         let sizes: Vec<u8> = self.hands[..self.n()].iter().map(|h| h.len).collect();
         m.insert("seat".into(), json!(seat));
-        m.insert("hand".into(), json!(Self::codes(self.hands[seat].as_slice())));
+        m.insert(
+            "hand".into(),
+            json!(Self::codes(self.hands[seat].as_slice())),
+        );
         m.insert("hand_sizes".into(), json!(sizes));
         m.insert("draw_size".into(), json!(self.draw.len));
-        m.insert("history".into(), json!(Self::texts(&self.history[self.round_start..])));
+        m.insert(
+            "history".into(),
+            json!(Self::texts(&self.history[self.round_start..])),
+        );
         Value::Object(m)
     }
 
     fn to_json(&self) -> Value {
         let mut m = self.public_fields();
-        let hands: Vec<Vec<&str>> = self.hands[..self.n()].iter().map(|h| Self::codes(h.as_slice())).collect();
+        let hands: Vec<Vec<&str>> = self.hands[..self.n()]
+            .iter()
+            .map(|h| Self::codes(h.as_slice()))
+            .collect();
         m.insert("rng".into(), json!(self.rng.state));
         m.insert("hands".into(), json!(hands));
         m.insert("draw_pile".into(), json!(self.draw_codes()));
@@ -1269,11 +1452,23 @@ mod tests {
     use super::*;
 
     fn params(players: i64, given: &[(&str, Param)]) -> Params {
-        Params::parse(players, given.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()).unwrap()
+        Params::parse(
+            players,
+            given
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+        .unwrap()
     }
 
     fn game(players: i64) -> FiveAlive {
-        FiveAlive::new(params(players, &[]), 0, Some(&params(players, &[]).canonical_deck())).unwrap()
+        FiveAlive::new(
+            params(players, &[]),
+            0,
+            Some(&params(players, &[]).canonical_deck()),
+        )
+        .unwrap()
     }
 
     fn pile(codes: &[&str]) -> Pile {
@@ -1290,18 +1485,31 @@ mod tests {
     #[test]
     fn decks_have_77_and_75_cards() {
         assert_eq!(params(2, &[]).deck_size(), 77);
-        assert_eq!(params(2, &[("deck_profile", Param::Str("alt75".into()))]).deck_size(), 75);
+        assert_eq!(
+            params(2, &[("deck_profile", Param::Str("alt75".into()))]).deck_size(),
+            75
+        );
     }
 
     #[test]
     fn cross_key_checks_reject_bad_configs() {
         let bad = |players: i64, given: Vec<(&str, Param)>| {
-            Params::parse(players, given.into_iter().map(|(k, v)| (k.to_string(), v)).collect()).is_err()
+            Params::parse(
+                players,
+                given.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            )
+            .is_err()
         };
         assert!(bad(7, vec![]));
         assert!(!bad(7, vec![("allow_seven_players", Param::Bool(true))]));
         assert!(bad(3, vec![("team_play", Param::Bool(true))]));
-        assert!(bad(4, vec![("team_play", Param::Bool(true)), ("sudden_death", Param::Bool(true))]));
+        assert!(bad(
+            4,
+            vec![
+                ("team_play", Param::Bool(true)),
+                ("sudden_death", Param::Bool(true))
+            ]
+        ));
         assert!(bad(3, vec![("first_dealer", Param::Int(3))]));
         assert!(bad(6, vec![("hand_size", Param::Int(13))]));
         assert!(bad(2, vec![("lives", Param::Bool(true))]));
@@ -1311,7 +1519,10 @@ mod tests {
     fn explicit_deck_deals_from_the_dealers_left() {
         let g = game(3);
         // Canonical deck: eight 0s, eight 1s, ... Seat 1 is dealt first.
-        assert_eq!(codes_of(&g.hands[1]), ["0", "0", "0", "1", "1", "1", "2", "2", "3", "3"]);
+        assert_eq!(
+            codes_of(&g.hands[1]),
+            ["0", "0", "0", "1", "1", "1", "2", "2", "3", "3"]
+        );
         assert_eq!(g.current, 1);
         assert_eq!(g.draw_codes().len(), 47);
         assert_eq!(g.rng.state, 0, "an explicit deck uses no generator call");
@@ -1367,10 +1578,28 @@ mod tests {
 
     #[test]
     fn actions_parse_canonically_only() {
-        for text in ["play 0", "play =21", "play BOMB", "flip", "respond 0", "decline"] {
-            assert_eq!(FiveAlive::action_text(FiveAlive::parse_action(text).unwrap()), text);
+        for text in [
+            "play 0",
+            "play =21",
+            "play BOMB",
+            "flip",
+            "respond 0",
+            "decline",
+        ] {
+            assert_eq!(
+                FiveAlive::action_text(FiveAlive::parse_action(text).unwrap()),
+                text
+            );
         }
-        for bad in ["play 8", "play bomb", "Play 1", "play  1", "flip ", "respond", "play"] {
+        for bad in [
+            "play 8",
+            "play bomb",
+            "Play 1",
+            "play  1",
+            "flip ",
+            "respond",
+            "play",
+        ] {
             assert_eq!(FiveAlive::parse_action(bad), None, "{bad:?}");
         }
     }

@@ -62,7 +62,9 @@ impl Config {
     /// Checks the game id, the player count and the variant keys.
     pub fn new(game: &str, players: i64, variant: Vec<(String, Param)>) -> Result<Self, Error> {
         match game {
-            "five_alive" => Ok(Config::FiveAlive(five_alive::Params::parse(players, variant)?)),
+            "five_alive" => Ok(Config::FiveAlive(five_alive::Params::parse(
+                players, variant,
+            )?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
             _ => Err(Error::UnknownGame {
                 id: game.to_string(),
@@ -105,7 +107,9 @@ impl Config {
     /// A new game from `seed`, with an optional explicit first deck (top card first).
     pub fn new_state(&self, seed: u64, deck: Option<&[String]>) -> Result<AnyState, Error> {
         match self {
-            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::new(*p, seed, deck)?)),
+            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::new(
+                *p, seed, deck,
+            )?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
         }
     }
@@ -116,7 +120,9 @@ impl Config {
             message: format!("not JSON: {e}"),
         })?;
         match self {
-            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::from_json(*p, &value)?)),
+            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::from_json(
+                *p, &value,
+            )?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
         }
     }
