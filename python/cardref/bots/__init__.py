@@ -1,0 +1,1 @@
+"""Bots that play the games through the observation API."""

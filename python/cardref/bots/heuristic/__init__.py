@@ -1,0 +1,1 @@
+"""Simple rule-of-thumb bots, one module per game."""
