@@ -14,8 +14,10 @@ from typing import Any, Optional
 import pytest
 
 import cardref
+from cardref.bots.heuristic.five_alive import Bot
 from cardref.reference import five_alive as ref
 from cardref.rng import SplitMix64
+from scenario_runner import SCENARIO_ROOT, load_scenario
 
 ENGINES = ["rust", "reference"]
 CANONICAL = ref.canonical_deck(2, {"deck_profile": "hasbro77"})
@@ -371,8 +373,6 @@ def test_lives_never_rise_and_the_eliminated_never_act(engine: str, variant: dic
 def test_heuristic_bot_plays_legally_and_beats_random() -> None:
     """Over 80 four-player games against three random players the bot must win
     clearly more than the 25% a random player would."""
-    from cardref.bots.heuristic.five_alive import Bot
-
     bot, chooser = Bot(), random.Random(3)
     game = load("rust", 4, bomb_response="optional")
     wins = 0
@@ -388,3 +388,12 @@ def test_heuristic_bot_plays_legally_and_beats_random() -> None:
             state.apply(action)
         wins += state.placements()[hero] == 1
     assert wins >= 36, wins
+
+
+def test_scenarios_cover_every_rule_book_scenario_and_ambiguity() -> None:
+    """Every FA-Tnn scenario of §10 and every ambiguity FA-1 … FA-28 is pinned by
+    at least one scenario file."""
+    files = (SCENARIO_ROOT / "five_alive").glob("*.toml")
+    cited = {i for f in files for i in load_scenario(f)["covers"]}
+    wanted = {f"FA-T{i:02d}" for i in range(1, 24)} | {f"FA-{i}" for i in range(1, 29)}
+    assert wanted <= cited, sorted(wanted - cited)
