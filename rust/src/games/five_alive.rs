@@ -50,6 +50,8 @@ const SET10: u8 = 14;
 const SET0: u8 = 15;
 const REDEAL: u8 = 16;
 const BOMB: u8 = 17;
+/// Bits 8..18: every wild card kind.
+const WILD_KINDS: u32 = ((1 << KINDS) - 1) & !0xFF;
 const FLIP: Action = 18;
 const RESPOND: Action = 19;
 const DECLINE: Action = 20;
@@ -563,9 +565,17 @@ impl FiveAlive {
         }
     }
 
+    /// The kinds the player to act may play, as a set (bit k = kind k): every
+    /// wild card held, and the numbers held that keep the total at 21 or less.
+    #[inline]
+    fn playable_kinds(&self) -> u32 {
+        let room = (21 - self.total).min(7);
+        let fitting = WILD_KINDS | ((1u32 << (room + 1)) - 1);
+        self.hands[self.current as usize].kinds() & fitting
+    }
+
     fn can_play_something(&self) -> bool {
-        let hand = &self.hands[self.current as usize];
-        hand.as_slice().iter().any(|&c| self.fits(c))
+        self.playable_kinds() != 0
     }
 
     // -----------------------------------------------------------------------
@@ -1311,16 +1321,13 @@ impl Rules for FiveAlive {
         let hand = &self.hands[self.current as usize];
         match self.phase {
             Phase::Play => {
-                let before = out.len();
-                let mut kinds = hand.kinds();
+                let playable = self.playable_kinds();
+                let mut kinds = playable;
                 while kinds != 0 {
-                    let k = kinds.trailing_zeros();
+                    out.push(kinds.trailing_zeros());
                     kinds &= kinds - 1;
-                    if self.fits(k as u8) {
-                        out.push(k);
-                    }
                 }
-                if out.len() == before || self.params.voluntary_flip {
+                if playable == 0 || self.params.voluntary_flip {
                     out.push(FLIP);
                 }
             }
