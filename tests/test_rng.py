@@ -43,3 +43,16 @@ def test_bounded_one_consumes_one_draw() -> None:
     g = SplitMix64(5)
     assert g.bounded(1) == 0
     assert g.state == 5 + 0x9E3779B97F4A7C15
+
+
+def test_bounded_matches_its_definition_for_large_n() -> None:
+    """n = 2**63 + 1 rejects almost half of all draws."""
+    for n in [3, 104, 2**63 + 1, 2**64 - 1]:
+        g, raw = SplitMix64(n), SplitMix64(n)
+        limit = 2**64 - 2**64 % n
+        for _ in range(100):
+            x = raw.next_u64()
+            while x >= limit:
+                x = raw.next_u64()
+            assert g.bounded(n) == x % n
+            assert g.state == raw.state

@@ -45,6 +45,19 @@ pub fn check_deck(given: &[String], canonical: &[String]) -> Result<Vec<usize>, 
     Ok(order)
 }
 
+/// Appends the set bits of a 128-bit card set, lowest first, as actions.
+#[inline]
+pub fn push_bits(set: u128, out: &mut Vec<u32>) {
+    out.reserve(set.count_ones() as usize);
+    for (half, base) in [(set as u64, 0u32), ((set >> 64) as u64, 64)] {
+        let mut rest = half;
+        while rest != 0 {
+            out.push(base + rest.trailing_zeros());
+            rest &= rest - 1;
+        }
+    }
+}
+
 /// Iterates the set bits of a 128-bit card set, lowest first.
 #[inline]
 pub fn bits(mut set: u128) -> impl Iterator<Item = u32> {
@@ -87,6 +100,13 @@ mod tests {
             let err = check_deck(&codes(&deck), &canon).unwrap_err().to_string();
             assert!(err.contains(needle), "{err}");
         }
+    }
+
+    #[test]
+    fn push_bits_spans_both_halves() {
+        let mut out = vec![7];
+        push_bits((1u128 << 104) | (1 << 64) | (1 << 63) | 2, &mut out);
+        assert_eq!(out, vec![7, 1, 63, 64, 104]);
     }
 
     #[test]

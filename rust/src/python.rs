@@ -1,13 +1,51 @@
 //! The only file that touches PyO3: a `Game` and a `State` class over
 //! [`crate::games`], and the mapping of [`Error`] onto `cardref.errors`.
 
-use crate::game::Error;
+use crate::game::{Action, Error};
 use crate::games::{random_playouts, AnyState, Config, GAME_IDS};
 use crate::params::Param;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use serde_json::Value;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// Action codes below this get their Python string cached.
+const CACHED_CODES: usize = 1 << 16;
+
+/// Python strings of action codes, made once per game configuration and shared
+/// by its states, so `legal_actions()` hands out existing strings instead of
+/// formatting new ones at every step.
+#[derive(Default)]
+struct ActionTexts(Mutex<Vec<Option<Py<PyString>>>>);
+
+impl ActionTexts {
+    fn list<'py>(
+        &self,
+        py: Python<'py>,
+        state: &AnyState,
+        codes: &[Action],
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut cache = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let items = codes.iter().map(|&code| {
+            let slot = code as usize;
+            if slot >= CACHED_CODES {
+                return PyString::new(py, &state.action_text(code));
+            }
+            if cache.len() <= slot {
+                cache.resize_with(slot + 1, || None);
+            }
+            cache[slot]
+                .get_or_insert_with(|| PyString::new(py, &state.action_text(code)).unbind())
+                .bind(py)
+                .clone()
+        });
+        PyList::new(py, items)
+    }
+}
 
 pyo3::import_exception!(cardref.errors, UnknownGameError);
 pyo3::import_exception!(cardref.errors, InvalidParamsError);
@@ -111,6 +149,7 @@ fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
 #[pyclass(module = "cardref._core", name = "Game", frozen)]
 struct PyGame {
     config: Config,
+    texts: Arc<ActionTexts>,
 }
 
 #[pymethods]
@@ -144,9 +183,11 @@ impl PyGame {
                 given.push((key, to_param(&value)));
             }
         }
-        Config::new(game_id, count, given)
-            .map(|config| PyGame { config })
-            .map_err(to_py_err)
+        let config = Config::new(game_id, count, given).map_err(to_py_err)?;
+        Ok(PyGame {
+            config,
+            texts: Arc::default(),
+        })
     }
 
     /// The game id.
@@ -185,13 +226,19 @@ impl PyGame {
             .config
             .new_state(seed, deck.as_deref())
             .map_err(to_py_err)?;
-        Ok(PyState { state })
+        Ok(PyState {
+            state,
+            texts: self.texts.clone(),
+        })
     }
 
     fn state_from_json(&self, text: &str) -> PyResult<PyState> {
         self.config
             .state_from_json(text)
-            .map(|state| PyState { state })
+            .map(|state| PyState {
+                state,
+                texts: self.texts.clone(),
+            })
             .map_err(to_py_err)
     }
 
@@ -221,6 +268,7 @@ impl PyGame {
 #[pyclass(module = "cardref._core", name = "State")]
 struct PyState {
     state: AnyState,
+    texts: Arc<ActionTexts>,
 }
 
 #[pymethods]
@@ -229,8 +277,10 @@ impl PyState {
         self.state.current_player()
     }
 
-    fn legal_actions(&self) -> Vec<String> {
-        self.state.legal_action_texts()
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut codes = Vec::with_capacity(64);
+        self.state.legal_actions(&mut codes);
+        self.texts.list(py, &self.state, &codes)
     }
 
     fn apply(&mut self, action: &str) -> PyResult<()> {
@@ -267,6 +317,7 @@ impl PyState {
     fn clone(&self) -> Self {
         PyState {
             state: self.state.clone(),
+            texts: self.texts.clone(),
         }
     }
 

@@ -31,12 +31,16 @@ impl SplitMix64 {
     #[inline]
     pub fn bounded(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);
-        // 2^64 mod n computed without 128-bit arithmetic: (2^64 - n) mod n.
-        let rem = n.wrapping_neg() % n;
-        let limit = 0u64.wrapping_sub(rem); // 2^64 - rem, as u64 (0 means "no limit")
         loop {
             let x = self.next_u64();
-            if rem == 0 || x < limit {
+            // The limit 2^64 - (2^64 mod n) is above 2^64 - n - 1, so draws up to
+            // there need no second division to be accepted.
+            if x <= u64::MAX - n {
+                return x % n;
+            }
+            // 2^64 mod n, computed in 64 bits as (2^64 - n) mod n.
+            let rem = n.wrapping_neg() % n;
+            if rem == 0 || x < 0u64.wrapping_sub(rem) {
                 return x % n;
             }
         }
@@ -85,6 +89,29 @@ mod tests {
             one.state,
             SplitMix64::new(5).state.wrapping_add(0x9E37_79B9_7F4A_7C15)
         );
+    }
+
+    /// `bounded` written the slow, obvious way with 128-bit arithmetic.
+    fn bounded_by_definition(g: &mut SplitMix64, n: u64) -> u64 {
+        let limit = (1u128 << 64) - ((1u128 << 64) % n as u128);
+        loop {
+            let x = g.next_u64();
+            if (x as u128) < limit {
+                return x % n;
+            }
+        }
+    }
+
+    #[test]
+    fn bounded_matches_its_definition_including_rejections() {
+        // n = 2^63 + 1 rejects almost half of all draws, so the slow path runs.
+        for n in [1u64, 3, 104, (1 << 63) + 1, (1 << 63) + 12345, u64::MAX, 1 << 40] {
+            let (mut fast, mut slow) = (SplitMix64::new(n), SplitMix64::new(n));
+            for _ in 0..200 {
+                assert_eq!(fast.bounded(n), bounded_by_definition(&mut slow, n), "n = {n}");
+                assert_eq!(fast.state, slow.state);
+            }
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! Representation: hands, piles and unused cards are 128-bit sets (bit c = card
 //! c), rows are fixed arrays, and actions are codes: `play c` = c, `take r` = 128 + r.
 
-use crate::cards::{bits, check_deck};
+use crate::cards::{bits, check_deck, push_bits};
 use crate::game::{competition_placements, parse_canonical_uint, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
@@ -190,14 +190,17 @@ impl Take5 {
             history: Vec::with_capacity(64 * params.players),
             round_start: 0,
         };
-        let cards: Vec<u8> = match deck {
+        match deck {
             Some(given) => {
                 let order = check_deck(given, &params.canonical_deck())?;
-                order.iter().map(|&i| i as u8 + 1).collect()
+                let cards: Vec<u8> = order.iter().map(|&i| i as u8 + 1).collect();
+                game.deal(&cards);
             }
-            None => game.shuffled_deck(),
-        };
-        game.deal(&cards);
+            None => {
+                let (cards, len) = game.shuffle_new_deck();
+                game.deal(&cards[..len]);
+            }
+        }
         Ok(game)
     }
 
@@ -205,10 +208,15 @@ impl Take5 {
         self.params.players
     }
 
-    fn shuffled_deck(&mut self) -> Vec<u8> {
-        let mut cards: Vec<u8> = (1..=self.params.top_card() as u8).collect();
-        self.rng.shuffle(&mut cards);
-        cards
+    /// The cards in play, canonical order, shuffled by the generator (§2, §4.1).
+    fn shuffle_new_deck(&mut self) -> ([u8; 104], usize) {
+        let top = self.params.top_card() as usize;
+        let mut cards = [0u8; 104];
+        for (i, c) in cards[..top].iter_mut().enumerate() {
+            *c = i as u8 + 1;
+        }
+        self.rng.shuffle(&mut cards[..top]);
+        (cards, top)
     }
 
     /// §4.2–4.5: ten cards each round-robin from seat 0, then rows 0..3, rest unused.
@@ -315,14 +323,14 @@ impl Take5 {
 
     /// §6.1/6.3: the eligible row whose last card is the highest below `card`.
     fn target_row(&self, card: u8) -> Option<usize> {
-        let mut best: Option<usize> = None;
+        let (mut best, mut best_end) = (ROWS, 0u8);
         for r in 0..ROWS {
             let end = self.row_end(r);
-            if end < card && best.is_none_or(|b| end > self.row_end(b)) {
-                best = Some(r);
+            if end < card && end > best_end {
+                (best, best_end) = (r, end);
             }
         }
-        best
+        (best < ROWS).then_some(best)
     }
 
     /// Variant `auto_fewest_heads`: the row with the fewest heads, lowest index on ties.
@@ -368,8 +376,8 @@ impl Take5 {
             self.phase = Phase::GameOver;
         } else {
             self.round += 1;
-            let deck = self.shuffled_deck();
-            self.deal(&deck);
+            let (cards, len) = self.shuffle_new_deck();
+            self.deal(&cards[..len]);
         }
     }
 
@@ -635,7 +643,7 @@ impl Rules for Take5 {
     /// Commit: `play c` for every card in hand, ascending. Choose row: `take 0`..`take 3`.
     fn legal_actions(&self, out: &mut Vec<Action>) {
         match self.phase {
-            Phase::Commit => out.extend(bits(self.hands[self.to_act as usize])),
+            Phase::Commit => push_bits(self.hands[self.to_act as usize], out),
             Phase::ChooseRow => out.extend(TAKE..TAKE + ROWS as Action),
             Phase::GameOver => {}
         }
