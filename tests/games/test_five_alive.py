@@ -397,3 +397,20 @@ def test_scenarios_cover_every_rule_book_scenario_and_ambiguity() -> None:
     cited = {i for f in files for i in load_scenario(f)["covers"]}
     wanted = {f"FA-T{i:02d}" for i in range(1, 24)} | {f"FA-{i}" for i in range(1, 29)}
     assert wanted <= cited, sorted(wanted - cited)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("responders", [[1, 1, 2], [1, 2, 0], [1, 3, 2]])
+def test_a_pending_bomb_must_be_consistent(engine: str, responders: list[int]) -> None:
+    """Responders are distinct, never the bomber, and those yet to answer are active."""
+    game = load(engine, 4, bomb_response="optional")
+    state = game.new_state(seed=0, deck=list(CANONICAL))
+    d = data(state)
+    d.update(current=1, phase="bomb_response", lives=[5, 5, 5, 0],
+             hands=[d["hands"][0], d["hands"][1], d["hands"][2], []],
+             discard_pile=d["hands"][3], elimination_log=[[3]],
+             pending_bomb={"bomber": 0, "responders": responders, "index": 0, "eliminated": []})
+    with pytest.raises(cardref.InvalidStateError):
+        game.state_from_json(json.dumps(d))
+    d.update(pending_bomb={"bomber": 0, "responders": [1, 2], "index": 0, "eliminated": []})
+    assert game.state_from_json(json.dumps(d)).legal_actions() == ["respond 0", "decline"]

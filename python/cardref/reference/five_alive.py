@@ -562,7 +562,7 @@ class State(ReferenceState):
         state.players, state.params = players, params
         state.teams = params["team_play"]
         state.rng = SplitMix64(_int(data, "rng", 0, (1 << 64) - 1))
-        state.round = _int(data, "round", 1)
+        state.round = _int(data, "round", 1, (1 << 32) - 1)
         state.dealer = _int(data, "dealer", 0, players - 1)
         state.dir = data["dir"]
         state.phase = data["phase"]
@@ -625,7 +625,9 @@ class State(ReferenceState):
             require(bomb is not None and self.params["bomb_response"] == "optional"
                     and bomb["index"] < len(bomb["responders"])
                     and bomb["responders"][bomb["index"]] == self.current
-                    and bomb["bomber"] not in bomb["responders"],
+                    and bomb["bomber"] not in bomb["responders"]
+                    and len(set(bomb["responders"])) == len(bomb["responders"])
+                    and all(self.is_active(s) for s in bomb["responders"][bomb["index"]:]),
                     "the pending Bomb does not match the player to act")
 
 

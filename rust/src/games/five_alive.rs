@@ -1167,6 +1167,10 @@ impl FiveAlive {
                     && b.index < b.responders.len
                     && b.responders.seats[b.index as usize] == self.current
                     && !b.responders.contains(b.bomber as usize)
+                    && b.responders.as_slice().iter().enumerate().all(|(i, &s)| {
+                        !b.responders.as_slice()[..i].contains(&s)
+                            && (i < b.index as usize || self.is_active(s as usize))
+                    })
             });
             ensure(ok, || {
                 "the pending Bomb does not match the player to act".into()
