@@ -12,7 +12,18 @@ import cardref
 from scenario_runner import SCENARIO_ROOT, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
-RULE_BOOK = ROOT.parent / "shared" / "rules"
+
+
+def find_rule_book() -> Path:
+    """The rule book sits in ``shared/rules`` beside the project (or beside a
+    folder that holds the checkout)."""
+    for folder in ROOT.parents:
+        if (folder / "shared" / "rules" / "CONVENTIONS.md").is_file():
+            return folder / "shared" / "rules"
+    return ROOT.parent / "shared" / "rules"
+
+
+RULE_BOOK = find_rule_book()
 PREFIX = {"take5": "T5", "five_alive": "FA", "back_alley": "BA", "twenty_two": "TT",
           "hundred": "HU"}
 

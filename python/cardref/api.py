@@ -10,6 +10,7 @@ from .reference import ReferenceGame
 
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
+    "back_alley": "cardref.reference.back_alley",
     "five_alive": "cardref.reference.five_alive",
     "take5": "cardref.reference.take5",
 }

@@ -15,6 +15,8 @@ pub enum Param {
     Str(String),
     /// An explicit "none" (Python `None`), for optional keys.
     None,
+    /// A list of values (e.g. Back Alley's explicit `schedule`).
+    List(Vec<Param>),
     /// Anything else; holds a short description of the value for the message.
     Other(String),
 }
@@ -26,6 +28,7 @@ impl Param {
             Param::Int(i) => format!("the integer {i}"),
             Param::Str(s) => format!("the string {s:?}"),
             Param::None => "none".to_string(),
+            Param::List(items) => format!("a list of {} items", items.len()),
             Param::Other(d) => d.clone(),
         }
     }
@@ -131,6 +134,23 @@ impl ParamReader {
             }
         };
         self.effective.insert(key.into(), json!(value));
+        Ok(value)
+    }
+
+    /// A key of a game-specific type (e.g. "an integer or a string"): `check`
+    /// turns the given value into its effective JSON value or says what is
+    /// allowed; `default` is the effective value when the key is left out.
+    pub fn custom(
+        &mut self,
+        key: &'static str,
+        default: Value,
+        check: impl FnOnce(Param) -> Result<Value, String>,
+    ) -> Result<Value, Error> {
+        let value = match self.take(key) {
+            None => default,
+            Some(p) => check(p).map_err(|message| invalid(key, message))?,
+        };
+        self.effective.insert(key.into(), value.clone());
         Ok(value)
     }
 

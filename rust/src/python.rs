@@ -78,6 +78,8 @@ fn to_param(value: &Bound<'_, PyAny>) -> Param {
             .unwrap_or_else(|_| Param::Other(format!("the integer {value}")))
     } else if let Ok(s) = value.cast::<PyString>() {
         Param::Str(s.to_string())
+    } else if let Ok(items) = value.cast::<PyList>() {
+        Param::List(items.iter().map(|item| to_param(&item)).collect())
     } else {
         let kind = value
             .get_type()

@@ -54,6 +54,7 @@ fn to_param(v: &Toml) -> Param {
         Toml::String(s) => Param::Str(s.clone()),
         Toml::Integer(i) => Param::Int(*i),
         Toml::Boolean(b) => Param::Bool(*b),
+        Toml::Array(items) => Param::List(items.iter().map(to_param).collect()),
         other => Param::Other(format!("{other}")),
     }
 }

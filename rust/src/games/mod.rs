@@ -1,5 +1,6 @@
 //! The game ids and the one place that dispatches over games.
 
+pub mod back_alley;
 pub mod five_alive;
 pub mod take5;
 
@@ -9,11 +10,13 @@ use crate::rng::SplitMix64;
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["five_alive", "take5"];
+pub const GAME_IDS: &[&str] = &["back_alley", "five_alive", "take5"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Config {
+    /// Back Alley (partnership trick-taking with two jokers).
+    BackAlley(back_alley::Params),
     /// 5 Alive.
     FiveAlive(five_alive::Params),
     /// Take 5 (6 nimmt!).
@@ -26,6 +29,8 @@ pub enum Config {
 #[derive(Debug, Clone)]
 #[allow(clippy::large_enum_variant)]
 pub enum AnyState {
+    /// Back Alley (partnership trick-taking with two jokers).
+    BackAlley(back_alley::BackAlley),
     /// 5 Alive.
     FiveAlive(five_alive::FiveAlive),
     /// Take 5 (6 nimmt!).
@@ -36,6 +41,7 @@ pub enum AnyState {
 macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
+            AnyState::BackAlley($s) => $body,
             AnyState::FiveAlive($s) => $body,
             AnyState::Take5($s) => $body,
         }
@@ -46,6 +52,10 @@ macro_rules! dispatch {
 macro_rules! dispatch_type {
     ($state:expr, $T:ident => $body:expr) => {
         match $state {
+            AnyState::BackAlley(_) => {
+                type $T = back_alley::BackAlley;
+                $body
+            }
             AnyState::FiveAlive(_) => {
                 type $T = five_alive::FiveAlive;
                 $body
@@ -62,6 +72,9 @@ impl Config {
     /// Checks the game id, the player count and the variant keys.
     pub fn new(game: &str, players: i64, variant: Vec<(String, Param)>) -> Result<Self, Error> {
         match game {
+            "back_alley" => Ok(Config::BackAlley(back_alley::Params::parse(
+                players, variant,
+            )?)),
             "five_alive" => Ok(Config::FiveAlive(five_alive::Params::parse(
                 players, variant,
             )?)),
@@ -75,6 +88,7 @@ impl Config {
     /// The game id.
     pub fn id(&self) -> &'static str {
         match self {
+            Config::BackAlley(_) => back_alley::BackAlley::ID,
             Config::FiveAlive(_) => five_alive::FiveAlive::ID,
             Config::Take5(_) => take5::Take5::ID,
         }
@@ -83,6 +97,7 @@ impl Config {
     /// Seats at the table.
     pub fn players(&self) -> usize {
         match self {
+            Config::BackAlley(_) => back_alley::PLAYERS,
             Config::FiveAlive(p) => p.players,
             Config::Take5(p) => p.players,
         }
@@ -91,6 +106,7 @@ impl Config {
     /// The effective variant values, every key present.
     pub fn params_json(&self) -> Value {
         match self {
+            Config::BackAlley(p) => p.to_json(),
             Config::FiveAlive(p) => p.to_json(),
             Config::Take5(p) => p.to_json(),
         }
@@ -99,6 +115,7 @@ impl Config {
     /// The cards in play, canonical order (what an explicit deck must permute).
     pub fn canonical_deck(&self) -> Vec<String> {
         match self {
+            Config::BackAlley(p) => p.canonical_deck(),
             Config::FiveAlive(p) => p.canonical_deck(),
             Config::Take5(p) => p.canonical_deck(),
         }
@@ -107,6 +124,11 @@ impl Config {
     /// A new game from `seed`, with an optional explicit first deck (top card first).
     pub fn new_state(&self, seed: u64, deck: Option<&[String]>) -> Result<AnyState, Error> {
         match self {
+            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::new(
+                p.clone(),
+                seed,
+                deck,
+            )?)),
             Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::new(
                 *p, seed, deck,
             )?)),
@@ -120,6 +142,10 @@ impl Config {
             message: format!("not JSON: {e}"),
         })?;
         match self {
+            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::from_json(
+                p.clone(),
+                &value,
+            )?)),
             Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::from_json(
                 *p, &value,
             )?)),

@@ -1,1 +1,5 @@
-"""Simple rule-of-thumb bots, one module per game."""
+"""Heuristic built-in bots, one module per game id (``heuristic/<game>.py``).
+
+Each defines ``class Bot`` with ``act(observation, legal_actions) -> str``;
+the only per-game code of the tournament runner lives here.
+"""

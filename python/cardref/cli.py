@@ -1,0 +1,246 @@
+"""The ``cardref`` command: tournament, replay, report and bench.
+
+Exit codes: 0 success, 1 a run that did not succeed (a replay that does not
+reproduce, a tournament stopped by the failure policy), 2 a config or usage
+error (a message, never a traceback), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+FORMATS = ("md", "csv", "json", "html")
+
+
+class UsageError(Exception):
+    """A problem with the command line or its files, reported with exit code 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardref", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("tournament", help="play (or resume) a tournament from a TOML config")
+    t.add_argument("config", type=Path)
+    t.add_argument("--restart", "--fresh", action="store_true",
+                   help="discard the results file's games and start over")
+    t.add_argument("--workers", type=int, help="worker processes (default: config, else cores)")
+    t.add_argument("--quiet", action="store_true", help="no progress display")
+    t.add_argument("--deal-groups", type=int, help="override deal_groups (e.g. a smoke test)")
+    t.add_argument("--output", type=Path, help="override the results file")
+    r = sub.add_parser("replay", help="re-play a stored game and check its result")
+    r.add_argument("file", type=Path)
+    r.add_argument("game", help="the game's key, e.g. g0-l0-s1")
+    r.add_argument("--steps", action="store_true", help="show every action")
+    p = sub.add_parser("report", help="publish a results file")
+    p.add_argument("file", type=Path)
+    p.add_argument("--format", choices=FORMATS, default="md")
+    p.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
+    sub.add_parser("bench", help="engine benchmarks (cardref.bench)", add_help=False)
+    return parser
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["bench"]:
+        return _bench(argv[1:])
+    args = _parser().parse_args(argv)
+    from .tournament.config import ConfigError
+    from .tournament.store import StoreError
+
+    try:
+        if args.command == "tournament":
+            return _tournament(args)
+        if args.command == "replay":
+            return _replay(args)
+        return _report(args)
+    except (ConfigError, StoreError, UsageError) as e:
+        print(f"cardref {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"cardref {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _bench(argv: list[str]) -> int:
+    try:
+        from . import bench  # type: ignore[attr-defined]
+    except ImportError:
+        print("cardref bench: error: cardref.bench is not available in this build",
+              file=sys.stderr)
+        return 2
+    return int(bench.main(argv) or 0)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from .tournament import runner
+    from .tournament.config import load_config
+    from .tournament.report import print_results, results_from_store
+    from .tournament.schedule import build_schedule
+    from .tournament.store import Store, remove_results
+
+    if args.deal_groups is not None and args.deal_groups < 1:
+        raise UsageError(f"--deal-groups must be at least 1, got {args.deal_groups}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    config = load_config(args.config, deal_groups=args.deal_groups, output=args.output)
+    if args.restart:
+        remove_results(config.output)
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=max(console.width, 120))
+    with Store(config.output) as store:
+        schedule = build_schedule(config)
+        resuming = store.initialise(config, schedule)
+        workers = args.workers or config.workers or os.cpu_count() or 1
+        done = len(store.finished_keys())
+        if not args.quiet:
+            verb = "Resuming" if resuming else "Starting"
+            console.print(f"{verb} {config.game} tournament: {len(schedule)} games "
+                          f"({done} already played), {workers} worker(s), "
+                          f"results in {config.output}")
+        try:
+            if args.quiet:
+                runner.run(config, store, workers)
+            else:
+                _run_live(config, store, workers, len(schedule), done, console)
+        except runner.TournamentStopped as e:
+            print(f"cardref tournament: stopped by the failure policy: {e}", file=sys.stderr)
+            return 1
+        except runner.WorkerDied as e:
+            print(f"cardref tournament: error: {e}; run the same command again to resume",
+                  file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            print(f"cardref tournament: interrupted; {len(store.finished_keys())} games are "
+                  "stored; run the same command again to resume", file=sys.stderr)
+            return 130
+        results = results_from_store(store)
+    print_results(results, console)
+    console.print(f"Results: {config.output}")
+    return 0
+
+
+def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
+              console: Any) -> None:
+    """Run with a progress bar (with ETA) and standings that update as games end."""
+    from rich.console import Group
+    from rich.live import Live
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.table import Table
+
+    from .tournament import runner
+
+    progress = Progress("[progress.description]{task.description}", BarColumn(),
+                        MofNCompleteColumn(), TimeRemainingColumn(), console=console)
+    task = progress.add_task("games", total=total, completed=done)
+    tally: dict[str, list[float]] = {}
+    for game in store.games():
+        _count(tally, game["seating"], game["placements"], game["statuses"])
+
+    def standings() -> Table:
+        table = Table(title="Live standings (no confidence intervals yet)")
+        for label in ("Bot", "Seats", "Mean placement", "Wins", "Failures"):
+            table.add_column(label, justify="left" if label == "Bot" else "right")
+        order = sorted(tally.items(), key=lambda kv: kv[1][1] / kv[1][0])
+        for name, (n, place, wins, fails) in order:
+            table.add_row(name, str(int(n)), f"{place / n:.2f}", str(int(wins)), str(int(fails)))
+        return table
+
+    last = 0.0
+    with Live(Group(progress, standings()), console=console, refresh_per_second=4) as live:
+
+        def on_game(record: runner.GameRecord) -> None:
+            nonlocal last
+            _count(tally, record.seating, record.placements, record.statuses)
+            progress.advance(task)
+            if time.monotonic() - last > 0.25:
+                live.update(Group(progress, standings()))
+                last = time.monotonic()
+
+        runner.run(config, store, workers, on_game)
+        live.update(Group(progress, standings()))
+    console.print()
+
+
+def _count(tally: dict[str, list[float]], seating: list[str], placements: list[int],
+           statuses: list[str]) -> None:
+    for name, place, status in zip(seating, placements, statuses):
+        t = tally.setdefault(name, [0, 0, 0, 0])
+        t[0] += 1
+        t[1] += place
+        t[2] += place == 1
+        t[3] += status != "ok"
+
+
+def _replay(args: argparse.Namespace) -> int:
+    import json
+
+    import cardref
+
+    from .tournament.store import open_existing
+
+    with open_existing(args.file) as store:
+        game = store.game(args.game)
+        if game is None:
+            keys = sorted(store.finished_keys())
+            sample = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
+            raise UsageError(f"{args.file}: no finished game {args.game!r}; "
+                             f"{len(keys)} finished games: {sample or 'none'}")
+        meta = store.meta()
+        actions = store.actions(args.game)
+    engine = cardref.load(meta["game"], int(meta["players"]), engine=meta["engine"],
+                          **json.loads(meta["params"]))
+    state = engine.new_state(seed=game["seed"])
+    seating = game["seating"]
+    print(f"game {game['key']}: {meta['game']}, seed {game['seed']}, seating "
+          + ", ".join(f"{seat}={name}" for seat, name in enumerate(seating)))
+    for step, (seat, actor, action, seconds) in enumerate(actions):
+        if state.current_player() != seat:
+            print(f"step {step}: stored seat {seat} is not the player to act "
+                  f"({state.current_player()})")
+            return 1
+        try:
+            state.apply(action)
+        except cardref.IllegalActionError as e:
+            print(f"step {step}: the engine refuses the stored action: {e}")
+            return 1
+        if args.steps:
+            who = seating[seat] + (" (fallback)" if actor == "fallback" else "")
+            print(f"{step:5d}  seat {seat} {who:<20} {action:<16} {seconds * 1000:8.2f} ms")
+    if not state.is_terminal():
+        print(f"the stored actions end before the game does (step {len(actions)})")
+        return 1
+    same = (list(state.placements()) == game["engine_placements"]
+            and list(state.scores()) == game["scores"])
+    print(f"scores {list(state.scores())}, engine placements {list(state.placements())}, "
+          f"final placements {game['placements']}, statuses {game['statuses']}")
+    if not same:
+        print(f"MISMATCH: stored scores {game['scores']}, placements "
+              f"{game['engine_placements']}")
+        return 1
+    print("reproduced: the engine gives the stored result")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .tournament.report import render, results_from_store
+    from .tournament.store import open_existing
+
+    with open_existing(args.file) as store:
+        text = render(results_from_store(store), args.format)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""The statistics against hand-computed cases."""
+
+from __future__ import annotations
+
+import pytest
+from openskill.models import PlackettLuce
+
+from cardref.tournament.ratings import (
+    compute,
+    openskill_ratings,
+    percentile,
+    rating_resamples,
+    win_shares,
+)
+
+
+def _game(key, group, seating, placements, scores):
+    return {"key": key, "group": group, "seating": seating, "placements": placements,
+            "scores": scores, "statuses": ["ok"] * len(seating)}
+
+
+GAMES = [
+    _game("a", 0, ["x", "y"], [1, 2], [10, 20]),
+    _game("b", 0, ["y", "x"], [1, 2], [5, 30]),
+    _game("c", 1, ["x", "y"], [1, 1], [7, 7]),
+    _game("d", 1, ["y", "x"], [2, 1], [9, 3]),
+]
+
+
+def test_point_estimates_head_to_head_and_seats_by_hand():
+    results = compute(GAMES, ["x", "y"], None, resamples=400, seed=3)
+    x, y = results["standings"]
+    assert (x["rank"], x["name"], y["name"]) == (1, "x", "y")
+    assert x["games"] == y["games"] == 4
+    assert x["mean_placement"]["value"] == pytest.approx(5 / 4)  # 1, 2, 1, 1
+    assert y["mean_placement"]["value"] == pytest.approx(6 / 4)  # 2, 1, 1, 2
+    assert x["win_share"]["value"] == pytest.approx(2.5 / 4)  # 1, 0, 1/2, 1
+    assert y["win_share"]["value"] == pytest.approx(1.5 / 4)  # 0, 1, 1/2, 0
+    assert x["mean_score"]["value"] == pytest.approx((10 + 30 + 7 + 3) / 4)
+    assert y["mean_score"]["value"] == pytest.approx((20 + 5 + 7 + 9) / 4)
+    assert results["head_to_head"]["x"]["y"] == {"score": pytest.approx(2.5 / 4), "n": 4}
+    assert results["head_to_head"]["y"]["x"]["score"] == pytest.approx(1.5 / 4)
+    assert results["by_seat"]["x"] == [
+        {"seat": 0, "n": 2, "mean_placement": 1.0},
+        {"seat": 1, "n": 2, "mean_placement": 1.5},
+    ]
+    assert results["failures"] == {"x": {}, "y": {}}
+
+
+def test_bootstrap_intervals_resample_deal_groups():
+    # Group 0 gives x a mean placement of 1.5, group 1 of 1.0; resamples of two
+    # groups can only average to 1.0, 1.25 or 1.5, each extreme with chance 1/4.
+    x = compute(GAMES, ["x", "y"], None, resamples=1000, seed=1)["standings"][0]
+    assert x["mean_placement"]["low"] == pytest.approx(1.0)
+    assert x["mean_placement"]["high"] == pytest.approx(1.5)
+    assert x["win_share"]["low"] == pytest.approx(0.5)  # group 0: 1/2, group 1: 3/4
+    assert x["win_share"]["high"] == pytest.approx(0.75)
+    assert x["rating"]["low"] <= x["rating"]["value"] <= x["rating"]["high"]
+    # A single deal group has nothing to resample: the interval is the point.
+    one = compute(GAMES[:2], ["x", "y"], None, resamples=200)["standings"][0]
+    assert one["mean_placement"]["low"] == one["mean_placement"]["high"] == 1.5
+    # The same seed gives the same intervals.
+    assert compute(GAMES, ["x", "y"], None, resamples=1000, seed=1)["standings"][0] == x
+
+
+def test_openskill_rating_matches_the_model_game_by_game():
+    model = PlackettLuce()
+    x, y = model.rating(name="x"), model.rating(name="y")
+    [[x], [y]] = model.rate([[x], [y]], ranks=[1, 2])
+    [[y], [x]] = model.rate([[y], [x]], ranks=[1, 2])
+    got = openskill_ratings(GAMES[:2], ["x", "y"], None)
+    assert got == {"x": pytest.approx(x.mu), "y": pytest.approx(y.mu)}
+
+
+def test_a_bot_seated_twice_gets_the_mean_of_its_updates():
+    game = _game("a", 0, ["x", "y", "x", "y"], [1, 2, 3, 4], [0, 0, 0, 0])
+    model = PlackettLuce()
+    r = [model.rating() for _ in range(4)]
+    new = [team[0] for team in model.rate([[p] for p in r], ranks=[1, 2, 3, 4])]
+    got = openskill_ratings([game], ["x", "y"], None)
+    assert got["x"] == pytest.approx((new[0].mu + new[2].mu) / 2)
+    assert got["y"] == pytest.approx((new[1].mu + new[3].mu) / 2)
+    stats = compute([game], ["x", "y"], None, resamples=100)["standings"]
+    assert [s["mean_placement"]["value"] for s in stats] == [2.0, 3.0]
+    assert stats[0]["games"] == 1 and stats[0]["seats"] == 2
+
+
+def test_teams_share_wins_and_do_not_meet_their_partners():
+    teams = [[0, 2], [1, 3]]
+    assert win_shares([1, 3, 1, 3], teams) == [1.0, 0.0, 1.0, 0.0]
+    assert win_shares([1, 1, 1, 1], teams) == [0.5] * 4
+    assert win_shares([1, 1, 3, 4], None) == [0.5, 0.5, 0.0, 0.0]
+    game = _game("a", 0, ["p", "q", "r", "s"], [1, 3, 1, 3], [10, 3, 10, 3])
+    h2h = compute([game], list("pqrs"), teams, resamples=100)["head_to_head"]
+    assert "r" not in h2h["p"] and h2h["p"]["q"] == {"score": 1.0, "n": 1}
+
+
+def test_failures_are_counted_per_bot_and_status():
+    game = _game("a", 0, ["x", "y"], [2, 1], [0, 0])
+    game["statuses"] = ["timeout", "ok"]
+    results = compute([game, {**game, "key": "b"}], ["x", "y"], None, resamples=100)
+    assert results["failures"] == {"x": {"timeout": 2}, "y": {}}
+    assert results["standings"][1]["failures"] == 2
+
+
+def test_the_rating_bootstrap_has_a_budget():
+    assert rating_resamples(1000, 100) == 200
+    assert rating_resamples(150, 10) == 150
+    assert rating_resamples(1000, 400) == 100
+    assert rating_resamples(1000, 100_000) == 50
+
+
+def test_percentile_interpolates():
+    assert percentile([1.0, 2.0, 3.0, 4.0], 0.5) == 2.5
+    assert percentile([1.0, 2.0, 3.0, 4.0], 0.0) == 1.0
+    assert percentile([1.0, 2.0, 3.0, 4.0], 1.0) == 4.0
+    assert percentile([5.0], 0.975) == 5.0
