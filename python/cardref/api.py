@@ -13,6 +13,7 @@ REFERENCE_MODULES = {
     "back_alley": "cardref.reference.back_alley",
     "five_alive": "cardref.reference.five_alive",
     "take5": "cardref.reference.take5",
+    "twenty_two": "cardref.reference.twenty_two",
 }
 
 ENGINES = ("rust", "reference")

@@ -1,7 +1,7 @@
 //! Card-code helpers shared by the games: checking an explicit deck against the
 //! cards in play, and compact bitset hands.
 
-use crate::game::Error;
+use crate::game::{Action, Error};
 
 /// Checks that `given` (top card first) is a permutation of `canonical` (the
 /// cards in play, with repeats where a card exists more than once) and returns,
@@ -47,12 +47,12 @@ pub fn check_deck(given: &[String], canonical: &[String]) -> Result<Vec<usize>, 
 
 /// Appends the set bits of a 128-bit card set, lowest first, as actions.
 #[inline]
-pub fn push_bits(set: u128, out: &mut Vec<u32>) {
+pub fn push_bits(set: u128, out: &mut Vec<Action>) {
     out.reserve(set.count_ones() as usize);
     for (half, base) in [(set as u64, 0u32), ((set >> 64) as u64, 64)] {
         let mut rest = half;
         while rest != 0 {
-            out.push(base + rest.trailing_zeros());
+            out.push(Action::from(base + rest.trailing_zeros()));
             rest &= rest - 1;
         }
     }

@@ -5,7 +5,9 @@ use serde_json::Value;
 
 /// A compact action code. Each game defines its own encoding; codes are
 /// context-free, so a history of codes can be written out as strings at any time.
-pub type Action = u32;
+/// 64 bits, because Twenty-Two's `discard` names any subset of up to 11 of 52
+/// cards (about 36 bits of information); a 52-bit card mask plus a verb bit fits.
+pub type Action = u64;
 
 /// Everything that can go wrong at the engine boundary. The Python binding maps
 /// each variant onto the exception class of the same name in `cardref.errors`.

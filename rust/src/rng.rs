@@ -105,10 +105,22 @@ mod tests {
     #[test]
     fn bounded_matches_its_definition_including_rejections() {
         // n = 2^63 + 1 rejects almost half of all draws, so the slow path runs.
-        for n in [1u64, 3, 104, (1 << 63) + 1, (1 << 63) + 12345, u64::MAX, 1 << 40] {
+        for n in [
+            1u64,
+            3,
+            104,
+            (1 << 63) + 1,
+            (1 << 63) + 12345,
+            u64::MAX,
+            1 << 40,
+        ] {
             let (mut fast, mut slow) = (SplitMix64::new(n), SplitMix64::new(n));
             for _ in 0..200 {
-                assert_eq!(fast.bounded(n), bounded_by_definition(&mut slow, n), "n = {n}");
+                assert_eq!(
+                    fast.bounded(n),
+                    bounded_by_definition(&mut slow, n),
+                    "n = {n}"
+                );
                 assert_eq!(fast.state, slow.state);
             }
         }

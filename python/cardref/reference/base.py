@@ -140,7 +140,7 @@ class ReferenceGame:
                 f"invalid state: the state is for {data.get('players')} players, "
                 f"the game for {self.players}"
             )
-        if data.get("params") != self.params:
+        if canonical_json(data.get("params")) != canonical_json(self.params):  # 1 is not true
             raise InvalidStateError(
                 f"invalid state: the state's params {data.get('params')} differ from "
                 f"the game's {self.params}"

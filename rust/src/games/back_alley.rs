@@ -1545,7 +1545,7 @@ impl Rules for BackAlley {
                 out.extend((1..=self.max_number_bid() as Action).map(|k| BID + k));
                 out.push(BID + BOARD as Action);
             }
-            Phase::Play => out.extend(bits(self.playable() as u128)),
+            Phase::Play => out.extend(bits(self.playable() as u128).map(Action::from)),
             Phase::GameOver => {}
         }
     }

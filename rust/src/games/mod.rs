@@ -3,6 +3,7 @@
 pub mod back_alley;
 pub mod five_alive;
 pub mod take5;
+pub mod twenty_two;
 
 use crate::game::{Action, Error, Rules};
 use crate::params::Param;
@@ -10,7 +11,7 @@ use crate::rng::SplitMix64;
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["back_alley", "five_alive", "take5"];
+pub const GAME_IDS: &[&str] = &["back_alley", "five_alive", "take5", "twenty_two"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +22,8 @@ pub enum Config {
     FiveAlive(five_alive::Params),
     /// Take 5 (6 nimmt!).
     Take5(take5::Params),
+    /// Twenty-Two (22).
+    TwentyTwo(twenty_two::Params),
 }
 
 /// A state of any game. The states are fixed-size arrays of differing sizes;
@@ -35,6 +38,8 @@ pub enum AnyState {
     FiveAlive(five_alive::FiveAlive),
     /// Take 5 (6 nimmt!).
     Take5(take5::Take5),
+    /// Twenty-Two (22).
+    TwentyTwo(twenty_two::TwentyTwo),
 }
 
 /// Calls `$body` with `$s` bound to the inner state, whatever the game.
@@ -44,6 +49,7 @@ macro_rules! dispatch {
             AnyState::BackAlley($s) => $body,
             AnyState::FiveAlive($s) => $body,
             AnyState::Take5($s) => $body,
+            AnyState::TwentyTwo($s) => $body,
         }
     };
 }
@@ -64,6 +70,10 @@ macro_rules! dispatch_type {
                 type $T = take5::Take5;
                 $body
             }
+            AnyState::TwentyTwo(_) => {
+                type $T = twenty_two::TwentyTwo;
+                $body
+            }
         }
     };
 }
@@ -79,6 +89,9 @@ impl Config {
                 players, variant,
             )?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
+            "twenty_two" => Ok(Config::TwentyTwo(twenty_two::Params::parse(
+                players, variant,
+            )?)),
             _ => Err(Error::UnknownGame {
                 id: game.to_string(),
             }),
@@ -91,6 +104,7 @@ impl Config {
             Config::BackAlley(_) => back_alley::BackAlley::ID,
             Config::FiveAlive(_) => five_alive::FiveAlive::ID,
             Config::Take5(_) => take5::Take5::ID,
+            Config::TwentyTwo(_) => twenty_two::TwentyTwo::ID,
         }
     }
 
@@ -100,6 +114,7 @@ impl Config {
             Config::BackAlley(_) => back_alley::PLAYERS,
             Config::FiveAlive(p) => p.players,
             Config::Take5(p) => p.players,
+            Config::TwentyTwo(p) => p.players,
         }
     }
 
@@ -109,6 +124,7 @@ impl Config {
             Config::BackAlley(p) => p.to_json(),
             Config::FiveAlive(p) => p.to_json(),
             Config::Take5(p) => p.to_json(),
+            Config::TwentyTwo(p) => p.to_json(),
         }
     }
 
@@ -118,6 +134,7 @@ impl Config {
             Config::BackAlley(p) => p.canonical_deck(),
             Config::FiveAlive(p) => p.canonical_deck(),
             Config::Take5(p) => p.canonical_deck(),
+            Config::TwentyTwo(_) => twenty_two::canonical_deck(),
         }
     }
 
@@ -133,6 +150,9 @@ impl Config {
                 *p, seed, deck,
             )?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
+            Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::new(
+                *p, seed, deck,
+            )?)),
         }
     }
 
@@ -150,6 +170,9 @@ impl Config {
                 *p, &value,
             )?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
+            Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::from_json(
+                *p, &value,
+            )?)),
         }
     }
 }

@@ -675,11 +675,13 @@ impl Rules for Take5 {
 
     fn parse_action(text: &str) -> Option<Action> {
         if let Some(card) = text.strip_prefix("play ") {
-            parse_canonical_uint(card).filter(|c| (1..=104).contains(c))
+            parse_canonical_uint(card)
+                .filter(|c| (1..=104).contains(c))
+                .map(Action::from)
         } else if let Some(row) = text.strip_prefix("take ") {
             parse_canonical_uint(row)
                 .filter(|&r| r < ROWS as u32)
-                .map(|r| TAKE + r)
+                .map(|r| TAKE + Action::from(r))
         } else {
             None
         }

@@ -11,18 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardref.reference.take5 import heads
 
-def heads(card: int) -> int:
-    """Bullheads on a Take 5 card (rules/take5.md §1)."""
-    if card == 55:
-        return 7
-    if card % 11 == 0:
-        return 5
-    if card % 10 == 0:
-        return 3
-    if card % 5 == 0:
-        return 2
-    return 1
+
 def _row_heads(row: list[int]) -> int:
     return sum(heads(c) for c in row)
 
