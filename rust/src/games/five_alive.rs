@@ -1328,7 +1328,7 @@ impl Rules for FiveAlive {
                 let playable = self.playable_kinds();
                 let mut kinds = playable;
                 while kinds != 0 {
-                    out.push(kinds.trailing_zeros());
+                    out.push(Action::from(kinds.trailing_zeros()));
                     kinds &= kinds - 1;
                 }
                 if playable == 0 || self.params.voluntary_flip {
