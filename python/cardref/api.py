@@ -12,6 +12,7 @@ from .reference import ReferenceGame
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
     "back_alley": "cardref.reference.back_alley",
+    "five_alive": "cardref.reference.five_alive",
     "hundred": "cardref.reference.hundred",
     "take5": "cardref.reference.take5",
     "twenty_two": "cardref.reference.twenty_two",

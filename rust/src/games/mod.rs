@@ -1,6 +1,7 @@
 //! The game ids and the one place that dispatches over games.
 
 pub mod back_alley;
+pub mod five_alive;
 pub mod hundred;
 pub mod take5;
 pub mod twenty_two;
@@ -12,13 +13,15 @@ use crate::sim::{self, Bot, SearchParams};
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["back_alley", "hundred", "take5", "twenty_two"];
+pub const GAME_IDS: &[&str] = &["back_alley", "five_alive", "hundred", "take5", "twenty_two"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Config {
     /// Back Alley (partnership trick-taking with two jokers).
     BackAlley(back_alley::Params),
+    /// 5 Alive.
+    FiveAlive(five_alive::Params),
     /// 100 (One Hundred).
     Hundred(hundred::Params),
     /// Take 5 (6 nimmt!).
@@ -27,11 +30,16 @@ pub enum Config {
     TwentyTwo(twenty_two::Params),
 }
 
-/// A state of any game.
+/// A state of any game. The states are fixed-size arrays of differing sizes;
+/// they are created once per game and never moved in the hot loop, so they are
+/// not boxed (boxing would add an indirection to every action).
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
 pub enum AnyState {
     /// Back Alley (partnership trick-taking with two jokers).
     BackAlley(back_alley::BackAlley),
+    /// 5 Alive.
+    FiveAlive(five_alive::FiveAlive),
     /// 100 (One Hundred).
     Hundred(hundred::Hundred),
     /// Take 5 (6 nimmt!).
@@ -45,6 +53,7 @@ macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
             AnyState::BackAlley($s) => $body,
+            AnyState::FiveAlive($s) => $body,
             AnyState::Hundred($s) => $body,
             AnyState::Take5($s) => $body,
             AnyState::TwentyTwo($s) => $body,
@@ -80,6 +89,10 @@ macro_rules! dispatch_type {
                 type $T = back_alley::BackAlley;
                 $body
             }
+            AnyState::FiveAlive(_) => {
+                type $T = five_alive::FiveAlive;
+                $body
+            }
             AnyState::Hundred(_) => {
                 type $T = hundred::Hundred;
                 $body
@@ -103,6 +116,9 @@ impl Config {
             "back_alley" => Ok(Config::BackAlley(back_alley::Params::parse(
                 players, variant,
             )?)),
+            "five_alive" => Ok(Config::FiveAlive(five_alive::Params::parse(
+                players, variant,
+            )?)),
             "hundred" => Ok(Config::Hundred(hundred::Params::parse(players, variant)?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
             "twenty_two" => Ok(Config::TwentyTwo(twenty_two::Params::parse(
@@ -118,6 +134,7 @@ impl Config {
     pub fn id(&self) -> &'static str {
         match self {
             Config::BackAlley(_) => back_alley::BackAlley::ID,
+            Config::FiveAlive(_) => five_alive::FiveAlive::ID,
             Config::Hundred(_) => hundred::Hundred::ID,
             Config::Take5(_) => take5::Take5::ID,
             Config::TwentyTwo(_) => twenty_two::TwentyTwo::ID,
@@ -128,6 +145,7 @@ impl Config {
     pub fn players(&self) -> usize {
         match self {
             Config::BackAlley(_) => back_alley::PLAYERS,
+            Config::FiveAlive(p) => p.players,
             Config::Hundred(p) => p.players,
             Config::Take5(p) => p.players,
             Config::TwentyTwo(p) => p.players,
@@ -138,6 +156,7 @@ impl Config {
     pub fn params_json(&self) -> Value {
         match self {
             Config::BackAlley(p) => p.to_json(),
+            Config::FiveAlive(p) => p.to_json(),
             Config::Hundred(p) => p.to_json(),
             Config::Take5(p) => p.to_json(),
             Config::TwentyTwo(p) => p.to_json(),
@@ -148,6 +167,7 @@ impl Config {
     pub fn canonical_deck(&self) -> Vec<String> {
         match self {
             Config::BackAlley(p) => p.canonical_deck(),
+            Config::FiveAlive(p) => p.canonical_deck(),
             Config::Hundred(p) => p.canonical_deck(),
             Config::Take5(p) => p.canonical_deck(),
             Config::TwentyTwo(_) => twenty_two::canonical_deck(),
@@ -161,6 +181,9 @@ impl Config {
                 p.clone(),
                 seed,
                 deck,
+            )?)),
+            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::new(
+                *p, seed, deck,
             )?)),
             Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::new(*p, seed, deck)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
@@ -179,6 +202,9 @@ impl Config {
             Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::from_json(
                 p.clone(),
                 &value,
+            )?)),
+            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::from_json(
+                *p, &value,
             )?)),
             Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::from_json(*p, &value)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
