@@ -1456,6 +1456,58 @@ impl Rules for FiveAlive {
     fn history(&self) -> &[Action] {
         &self.history
     }
+
+    const HAS_HEURISTIC: bool = true;
+
+    /// The strategy of `cardref.bots.heuristic.five_alive`: answer a Bomb with a
+    /// 0; go out when possible; Redeal a heavy hand; numbers high to low; then
+    /// the most harmful save (holding the Bomb while the hand is big).
+    fn heuristic_action(&self, _rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        buf.clear();
+        self.legal_actions(buf);
+        if buf.contains(&RESPOND) {
+            return RESPOND;
+        }
+        let plays: u32 = buf
+            .iter()
+            .filter(|&&a| a < KINDS as Action)
+            .fold(0, |set, &a| set | 1 << a);
+        if plays == 0 {
+            return buf[0];
+        }
+        let me = self.current as usize;
+        let hand = self.hands[me].len as usize;
+        if hand == 1 {
+            return plays.trailing_zeros() as Action;
+        }
+        if plays >> REDEAL & 1 == 1 {
+            let others: Vec<usize> = (0..self.n())
+                .filter(|&s| s != me && self.hands[s].len > 0)
+                .map(|s| self.hands[s].len as usize)
+                .collect();
+            if !others.is_empty()
+                && hand as f64 > others.iter().sum::<usize>() as f64 / others.len() as f64 + 2.0
+            {
+                return REDEAL as Action;
+            }
+        }
+        let numbers = plays & 0xFE;
+        if numbers != 0 {
+            return (31 - numbers.leading_zeros()) as Action;
+        }
+        let mut saves = plays;
+        if hand > 4 && plays.count_ones() > 1 {
+            saves &= !(1 << BOMB);
+        }
+        const PASS_KIND: u8 = 10;
+        const SAVE_ORDER: [u8; 11] = [
+            BOMB, SET21, D2, D1, SKIP, REV, PASS_KIND, SET10, SET0, 0, REDEAL,
+        ];
+        SAVE_ORDER
+            .iter()
+            .find(|&&k| saves >> k & 1 == 1)
+            .map_or(buf[0], |&k| k as Action)
+    }
 }
 
 #[cfg(test)]
