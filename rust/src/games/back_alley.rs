@@ -1020,19 +1020,7 @@ impl BackAlley {
 
     /// Loads a state written by `to_json` (either engine), checking it.
     pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        ensure(json::string(v, "game")? == Self::ID, || {
-            "not a back_alley state".into()
-        })?;
-        ensure(json::uint(v, "players")? == PLAYERS as u64, || {
-            "a back_alley state has 4 players".into()
-        })?;
-        ensure(json::field(v, "params")? == &params.to_json(), || {
-            format!(
-                "the state's params {} differ from the game's {}",
-                v["params"],
-                params.to_json()
-            )
-        })?;
+        json::check_header(v, Self::ID, PLAYERS, &params.to_json())?;
         let mut g = BackAlley::new(params, 0, None)?;
         g.rng = SplitMix64::new(json::uint(v, "rng")?);
         g.phase = match json::string(v, "phase")? {

@@ -689,22 +689,7 @@ impl Hundred {
 
     /// Loads a state written by `to_json` (either engine), checking it.
     pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        ensure(json::string(v, "game")? == "hundred", || {
-            "not a hundred state".into()
-        })?;
-        ensure(json::uint(v, "players")? == params.players as u64, || {
-            format!(
-                "the state is for {} players, the game for {}",
-                v["players"], params.players
-            )
-        })?;
-        ensure(json::field(v, "params")? == &params.to_json(), || {
-            format!(
-                "the state's params {} differ from the game's {}",
-                v["params"],
-                params.to_json()
-            )
-        })?;
+        json::check_header(v, Self::ID, params.players, &params.to_json())?;
         let n = params.players;
         let mut g = Hundred::new(params, 0, None)?;
         g.rng = SplitMix64::new(json::uint(v, "rng")?);
