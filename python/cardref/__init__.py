@@ -11,7 +11,7 @@
 engine instead; both engines behave identically.
 """
 
-from .api import games, load
+from .api import games, load, simulate
 from .errors import (
     CardrefError,
     IllegalActionError,
@@ -35,4 +35,5 @@ __all__ = [
     "__version__",
     "games",
     "load",
+    "simulate",
 ]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Optional
 
 from .errors import InvalidParamsError, UnknownGameError
 from .reference import ReferenceGame
@@ -11,6 +12,7 @@ from .reference import ReferenceGame
 #: Reference module of every game; the Rust core implements the same ids.
 REFERENCE_MODULES = {
     "back_alley": "cardref.reference.back_alley",
+    "five_alive": "cardref.reference.five_alive",
     "hundred": "cardref.reference.hundred",
     "take5": "cardref.reference.take5",
     "twenty_two": "cardref.reference.twenty_two",
@@ -40,3 +42,30 @@ def load(game_id: str, players: int, engine: str = "rust", **variant: Any) -> An
     if engine == "reference":
         return ReferenceGame(importlib.import_module(REFERENCE_MODULES[game_id]), players, variant)
     raise InvalidParamsError(f"engine: must be one of {', '.join(ENGINES)}, got {engine!r}")
+
+
+def simulate(
+    game_id: str,
+    *,
+    players: int,
+    games: int,
+    bots: Sequence[str],
+    seed: int = 0,
+    threads: Optional[int] = None,
+    records: bool = False,
+    **variant: Any,
+) -> dict[str, Any]:
+    """Play ``games`` complete games inside the Rust core with native bots.
+
+    ``bots`` names one native bot per seat: ``"random"``, ``"heuristic"`` or
+    ``"search"``. Game ``i`` is dealt from a seed derived from ``seed`` and ``i``
+    (``records`` gives it), so the results are the same for any ``threads``
+    (``None``: every core). The GIL is released while the games run.
+
+    Returns a dict with ``games``, ``actions``, ``seconds``, ``threads`` and
+    ``seats`` (per seat: ``bot``, ``mean_placement``, ``wins``, ``mean_score``);
+    with ``records=True`` also ``records``: per game its ``seed``, ``actions``,
+    ``scores`` and ``placements`` (``load(...).new_state(seed)`` replays it).
+    """
+    game = load(game_id, players, engine="rust", **variant)
+    return game.simulate(list(bots), games, seed, threads, records)

@@ -1,15 +1,17 @@
 """``cardref bench``: how fast each engine plays, measured in one run.
 
 For every game it times complete random games three ways: (a) the Rust core's
-native playout loop (no Python per step), (b) Python driving the Rust core step
-by step with ``legal_actions()`` + ``apply()``, and (c) the Python reference
-engine; then prints the per-action costs and the ratios between them. It is a
-measurement, never a pass/fail test.
+native loop (``cardref.simulate`` with random bots, no Python per step), on one
+thread and on every core, (b) Python driving the Rust core step by step with
+``legal_actions()`` + ``apply()``, and (c) the Python reference engine; then
+prints the per-action costs, the ratios between them and the size of a state
+in memory. It is a measurement, never a pass/fail test.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -33,6 +35,12 @@ class Rate:
     games: int
     actions: int
     seconds: float
+    #: Process CPU time, where measured: less disturbed than wall time on a busy machine.
+    cpu_seconds: float = 0.0
+
+    @property
+    def cpu_ns_per_action(self) -> float:
+        return 1e9 * self.cpu_seconds / max(self.actions, 1)
 
     @property
     def ns_per_action(self) -> float:
@@ -43,12 +51,16 @@ class Rate:
         return self.games / self.seconds if self.seconds else float("inf")
 
 
-def native(game: Any, budget: float, seed: int) -> Rate:
-    """(a) The Rust core's own random-playout loop, grown until it fills the budget."""
+def native(game: Any, budget: float, seed: int, threads: Optional[int] = 1) -> Rate:
+    """(a) ``simulate`` with random bots inside Rust, grown until it fills the budget."""
     games, total = 1, Rate(0, 0, 0.0)
+    bots = ["random"] * game.players
     while total.seconds < budget:
-        played, actions, seconds = game.random_playouts(games, seed + total.games)
-        total = Rate(total.games + played, total.actions + actions, total.seconds + seconds)
+        cpu = time.process_time()
+        r = game.simulate(bots, games, seed + total.games, threads)
+        cpu = time.process_time() - cpu
+        total = Rate(total.games + r["games"], total.actions + r["actions"],
+                     total.seconds + r["seconds"], total.cpu_seconds + cpu)
         games *= 2
     return total
 
@@ -68,36 +80,93 @@ def stepped(game: Any, budget: float, seed: int) -> Rate:
     return Rate(games, actions, time.perf_counter() - start)
 
 
+#: OpenSpiel's closest game to each of ours, compared per player decision.
+OPENSPIEL_GAMES = {"back_alley": "spades", "five_alive": "crazy_eights"}
+
+
+def openspiel(name: str, budget: float, seed: int) -> Optional[Rate]:
+    """OpenSpiel's native ``evaluate_bots`` with uniform random bots on game
+    ``name``; ``actions`` counts player decisions (chance nodes excluded).
+    None if ``open_spiel`` is not installed (``pip install 'cardref[bench]'``)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name)
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
+    games = decisions = 0
+    seconds = 0.0
+    while seconds < budget:
+        state = game.new_initial_state()
+        start = time.perf_counter()
+        pyspiel.evaluate_bots(state, bots, seed + games)
+        seconds += time.perf_counter() - start
+        decisions += sum(1 for h in state.full_history() if h.player >= 0)
+        games += 1
+    return Rate(games, decisions, seconds)
+
+
 def measure(game_id: str, players: int, budget: float, seed: int) -> dict[str, Rate]:
     rust = cardref.load(game_id, players, engine="rust")
     reference = cardref.load(game_id, players, engine="reference")
     return {
-        "native": native(rust, budget, seed),
+        "native": native(rust, budget, seed, threads=1),
+        "native_all": native(rust, budget, seed, threads=None),
         "python_rust": stepped(rust, budget, seed),
         "reference": stepped(reference, budget, seed),
     }
 
 
-def state_size(game_id: str, players: int) -> int:
-    """Bytes of a fresh state's canonical JSON (the in-memory Rust state is smaller)."""
-    return len(cardref.load(game_id, players).new_state(seed=0).to_json())
+def render_openspiel(results: dict[str, dict[str, Rate]], budget: float, seed: int,
+                     console: Console) -> None:
+    """Our native per-action cost beside OpenSpiel's per decision, where comparable."""
+    pairs = [(g, o) for g, o in OPENSPIEL_GAMES.items() if g in results]
+    if not pairs:
+        return
+    rows = [(g, o, openspiel(o, budget, seed)) for g, o in pairs]
+    if any(rate is None for _, _, rate in rows):
+        console.print("OpenSpiel: not installed (pip install 'cardref[bench]' to compare)")
+        return
+    table = Table(title="beside OpenSpiel (random bots, one thread, per player decision)")
+    for column in ("game", "OpenSpiel game", "ours ns/action", "OpenSpiel ns/decision",
+                   "OpenSpiel ÷ ours"):
+        table.add_column(column, justify="right" if "game" not in column else "left")
+    for game_id, name, rate in rows:
+        ours = results[game_id]["native"].ns_per_action
+        assert rate is not None
+        table.add_row(game_id, name, f"{ours:,.1f}", f"{rate.ns_per_action:,.0f}",
+                      f"{rate.ns_per_action / ours:,.0f}×")
+    console.print(table)
 
 
-def render(results: dict[str, dict[str, Rate]], players: dict[str, int], console: Console) -> None:
-    table = Table(title="cardref bench: random games (one thread)")
-    for column in ("game", "players", "native ns/action", "native games/s",
+def state_size(game_id: str, players: int) -> tuple[int, int]:
+    """Bytes of a state in memory (``std::mem::size_of`` of the Rust state) and
+    of a fresh state's canonical JSON."""
+    game = cardref.load(game_id, players)
+    return game.state_size(), len(game.new_state(seed=0).to_json())
+
+
+def render(results: dict[str, dict[str, Rate]], players: dict[str, int], threads: int,
+           console: Console) -> None:
+    table = Table(title=f"cardref bench: random games (native: 1 thread and {threads} threads)")
+    for column in ("game", "players", "native ns/action", "native CPU ns/action", "native games/s",
+                   f"{threads} threads games/s", "threads speed-up",
                    "py→rust ns/step", "reference ns/step", "py→rust ÷ native",
-                   "reference ÷ native", "reference ÷ py→rust"):
+                   "reference ÷ native", "reference ÷ py→rust", "state bytes"):
         table.add_column(column, justify="right" if column != "game" else "left")
     for game_id, r in results.items():
-        n, p, ref = r["native"], r["python_rust"], r["reference"]
+        n, a, p, ref = r["native"], r["native_all"], r["python_rust"], r["reference"]
+        size, _ = state_size(game_id, players[game_id])
         table.add_row(
             game_id, str(players[game_id]),
-            f"{n.ns_per_action:,.0f}", f"{n.games_per_second:,.0f}",
+            f"{n.ns_per_action:,.1f}", f"{n.cpu_ns_per_action:,.1f}",
+            f"{n.games_per_second:,.0f}",
+            f"{a.games_per_second:,.0f}", f"{a.games_per_second / n.games_per_second:,.2f}×",
             f"{p.ns_per_action:,.0f}", f"{ref.ns_per_action:,.0f}",
             f"{p.ns_per_action / n.ns_per_action:,.1f}×",
             f"{ref.ns_per_action / n.ns_per_action:,.0f}×",
             f"{ref.ns_per_action / p.ns_per_action:,.1f}×",
+            f"{size:,}",
         )
     console.print(table)
 
@@ -114,7 +183,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="time budget per measurement (default 1.0)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed (default 0)")
     args = parser.parse_args(argv)
-    console = Console()
+    # Piped output gets a wide console so the ratio columns are never truncated.
+    console = Console() if sys.stdout.isatty() else Console(width=160)
     ids = args.games or cardref.games()
     unknown = [g for g in ids if g not in cardref.games()]
     if unknown:
@@ -125,10 +195,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for game_id in ids:
         with console.status(f"measuring {game_id}…"):
             results[game_id] = measure(game_id, players[game_id], args.seconds, args.seed)
-    render(results, players, console)
+    render(results, players, os.cpu_count() or 1, console)
+    render_openspiel(results, args.seconds, args.seed, console)
     for game_id in ids:
-        size = state_size(game_id, players[game_id])
-        console.print(f"{game_id}: state JSON {size:,} bytes at the deal")
+        size, text = state_size(game_id, players[game_id])
+        console.print(f"{game_id}: state {size:,} bytes in memory (Rust, fixed part), "
+                      f"{text:,} bytes of JSON at the deal")
     return 0
 
 

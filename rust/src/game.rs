@@ -1,6 +1,7 @@
 //! What every game implements, the errors the engines report, and the shared
 //! result rule (competition ranking).
 
+use crate::rng::SplitMix64;
 use serde_json::Value;
 
 /// A compact action code. Each game defines its own encoding; codes are
@@ -108,12 +109,72 @@ pub trait Rules: Clone {
         Ok(())
     }
 
+    // -- Native bots and determinization (`crate::sim`). The defaults fit any
+    // game; a game overrides them with faster or game-specific versions.
+
+    /// A uniformly random legal action (the game must not be over). `buf` is
+    /// scratch space. A game may override this with a fast path that draws
+    /// without building the legal list; any uniform draw is fine.
+    fn random_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        buf.clear();
+        self.legal_actions(buf);
+        buf[pick(rng, buf.len())]
+    }
+
+    /// True if the game has a native heuristic bot (`heuristic_action`).
+    const HAS_HEURISTIC: bool = false;
+
+    /// The native heuristic bot's choice for the player to act. It must use only
+    /// what that seat may know (its observation). Default: a random action.
+    fn heuristic_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        self.random_action(rng, buf)
+    }
+
+    /// A full state that `seat` cannot tell apart from this one: the same
+    /// observation for `seat`, the cards hidden from it dealt anew at random.
+    fn resample(&self, seat: usize, rng: &mut SplitMix64) -> Result<Self, Error> {
+        let _ = (seat, rng);
+        Err(Error::InvalidState {
+            message: format!("{} has no determinization yet", Self::ID),
+        })
+    }
+
+    /// A full state consistent with `observation` (a seat's view of a state of
+    /// this game's configuration, the one of `self`), hidden cards at random.
+    fn sample_from_observation(
+        &self,
+        observation: &Value,
+        rng: &mut SplitMix64,
+    ) -> Result<Self, Error> {
+        let _ = (observation, rng);
+        Err(Error::InvalidState {
+            message: format!("{} has no determinization yet", Self::ID),
+        })
+    }
+
+    /// The search bot's rollout horizon and value: `None` while the rollout
+    /// should go on from `start`, else how good the outcome is for `seat`
+    /// (higher is better). Default: play to the end, value by placement.
+    fn rollout_value(&self, seat: usize, start: &Self) -> Option<f64> {
+        let _ = start;
+        let placements = self.placements()?;
+        let n = placements.len();
+        Some((n as f64 - placements[seat] as f64) / (n as f64 - 1.0).max(1.0))
+    }
+
     /// The canonical text of an action, as a fresh string.
     fn action_text(action: Action) -> String {
         let mut s = String::new();
         Self::write_action(action, &mut s);
         s
     }
+}
+
+/// A uniform index below `n` by multiply-shift: what bots use to choose (a
+/// bot's choice is not a rule, so it need not be the rule book's `bounded`).
+#[inline]
+pub fn pick(rng: &mut SplitMix64, n: usize) -> usize {
+    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
 }
 
 /// Competition ranking: placement = 1 + the number of seats strictly better.

@@ -77,3 +77,21 @@ pub fn ensure(ok: bool, message: impl FnOnce() -> String) -> Result<(), Error> {
         Err(invalid(message()))
     }
 }
+
+/// Checks that a state JSON is for this game, player count and params: the
+/// first thing every game's `from_json` does.
+pub fn check_header(v: &Value, game: &str, players: usize, params: &Value) -> Result<(), Error> {
+    ensure(string(v, "game")? == game, || format!("not a {game} state"))?;
+    ensure(uint(v, "players")? == players as u64, || {
+        format!(
+            "the state is for {} players, the game for {players}",
+            v["players"]
+        )
+    })?;
+    ensure(field(v, "params")? == params, || {
+        format!(
+            "the state's params {} differ from the game's {params}",
+            v["params"]
+        )
+    })
+}

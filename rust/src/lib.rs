@@ -24,6 +24,7 @@ pub mod games;
 pub mod json;
 pub mod params;
 pub mod rng;
+pub mod sim;
 
 #[cfg(feature = "python")]
 mod python;

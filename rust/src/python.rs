@@ -4,6 +4,7 @@
 use crate::game::{Action, Error};
 use crate::games::{random_playouts, AnyState, Config, GAME_IDS};
 use crate::params::Param;
+use crate::sim::{self, Bot, SearchParams};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use serde_json::Value;
@@ -147,6 +148,17 @@ fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
     })
 }
 
+/// A JSON-shaped Python value (an observation) as a serde value, via `json.dumps`.
+fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let text: String = value
+        .py()
+        .import("json")?
+        .call_method1("dumps", (value,))?
+        .extract()?;
+    serde_json::from_str(&text)
+        .map_err(|e| InvalidStateError::new_err(format!("invalid state: {e}")))
+}
+
 /// A game configuration on the Rust core: `cardref.load(..., engine="rust")`.
 #[pyclass(module = "cardref._core", name = "Game", frozen)]
 struct PyGame {
@@ -256,6 +268,122 @@ impl PyGame {
         .map_err(to_py_err)
     }
 
+    /// Plays `games` complete games with native bots inside Rust, GIL released.
+    #[pyo3(signature = (bots, games, seed=None, threads=None, records=false))]
+    fn simulate<'py>(
+        &self,
+        py: Python<'py>,
+        bots: Vec<String>,
+        games: u64,
+        seed: Option<&Bound<'py, PyAny>>,
+        threads: Option<usize>,
+        records: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let seed = seed.map(check_seed).transpose()?.unwrap_or(0);
+        let parsed = bots
+            .iter()
+            .map(|b| Bot::parse(b))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(to_py_err)?;
+        if threads == Some(0) {
+            return Err(InvalidParamsError::new_err("threads: must be at least 1"));
+        }
+        let threads = threads.unwrap_or_else(sim::default_threads);
+        let config = self.config.clone();
+        let (totals, seconds) = py
+            .detach(move || {
+                let start = Instant::now();
+                let totals = sim::simulate(&config, &parsed, games, seed, threads, records)?;
+                Ok((totals, start.elapsed().as_secs_f64()))
+            })
+            .map_err(to_py_err)?;
+        let out = PyDict::new(py);
+        out.set_item("game", self.config.id())?;
+        out.set_item("players", self.config.players())?;
+        out.set_item("games", totals.games)?;
+        out.set_item("actions", totals.actions)?;
+        out.set_item("seed", seed)?;
+        out.set_item("threads", threads)?;
+        out.set_item("seconds", seconds)?;
+        let g = totals.games.max(1) as f64;
+        let seats = PyList::empty(py);
+        for (s, bot) in bots.iter().enumerate() {
+            let seat = PyDict::new(py);
+            seat.set_item("seat", s)?;
+            seat.set_item("bot", bot)?;
+            seat.set_item("mean_placement", totals.placement_sum[s] as f64 / g)?;
+            seat.set_item("wins", totals.wins[s])?;
+            seat.set_item("mean_score", totals.score_sum[s] as f64 / g)?;
+            seats.append(seat)?;
+        }
+        out.set_item("seats", seats)?;
+        if records {
+            let template = self.config.new_state(0, None).map_err(to_py_err)?;
+            let list = PyList::empty(py);
+            for r in &totals.records {
+                let rec = PyDict::new(py);
+                rec.set_item("seed", r.seed)?;
+                let actions: Vec<String> =
+                    r.actions.iter().map(|&a| template.action_text(a)).collect();
+                rec.set_item("actions", actions)?;
+                rec.set_item("scores", r.scores.clone())?;
+                rec.set_item("placements", r.placements.clone())?;
+                list.append(rec)?;
+            }
+            out.set_item("records", list)?;
+        }
+        Ok(out)
+    }
+
+    /// `count` states consistent with a seat's observation, hidden cards at random.
+    #[pyo3(signature = (observation, count, seed=None))]
+    fn sample_states(
+        &self,
+        observation: &Bound<'_, PyAny>,
+        count: usize,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<PyState>> {
+        let seed = seed.map(check_seed).transpose()?.unwrap_or(0);
+        let obs = from_py(observation)?;
+        let template = self.config.new_state(0, None).map_err(to_py_err)?;
+        let states = template
+            .sample_states(&obs, count, seed)
+            .map_err(to_py_err)?;
+        Ok(states
+            .into_iter()
+            .map(|state| PyState {
+                state,
+                texts: self.texts.clone(),
+            })
+            .collect())
+    }
+
+    /// The search bot's action for the seat that sees `observation`.
+    #[pyo3(signature = (observation, samples=32, seed=None))]
+    fn search_action(
+        &self,
+        py: Python<'_>,
+        observation: &Bound<'_, PyAny>,
+        samples: usize,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let seed = seed.map(check_seed).transpose()?.unwrap_or(0);
+        let obs = from_py(observation)?;
+        let template = self.config.new_state(0, None).map_err(to_py_err)?;
+        let params = SearchParams {
+            samples: samples.max(1),
+        };
+        let action = py
+            .detach(|| template.search_sample_from_observation(&obs, params, seed))
+            .map_err(to_py_err)?;
+        Ok(template.action_text(action))
+    }
+
+    /// Bytes of a state's fixed part in memory (`std::mem::size_of` of the game's state).
+    fn state_size(&self) -> PyResult<usize> {
+        Ok(self.config.new_state(0, None).map_err(to_py_err)?.size_of())
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<Game {} players={} engine=rust params={}>",
@@ -333,6 +461,22 @@ impl PyState {
 
     fn to_json(&self) -> String {
         self.state.to_json()
+    }
+
+    /// A state `seat` cannot tell apart from this one, the cards hidden from it dealt anew.
+    fn resample(&self, seat: usize, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let seed = check_seed(seed)?;
+        let players = self.state.scores().len();
+        if seat >= players {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "seat {seat} does not exist; seats are 0 to {}",
+                players - 1
+            )));
+        }
+        Ok(PyState {
+            state: self.state.resample(seat, seed).map_err(to_py_err)?,
+            texts: self.texts.clone(),
+        })
     }
 
     fn __repr__(&self) -> String {

@@ -6,8 +6,9 @@ class ``Bot``. The referee creates ``Bot()`` for every game and calls
 optional hooks ``start(info)`` and ``end(info)`` (see ``docs/bots.md``). Bots
 never see the state, only what their seat may know.
 
-Two built-in bots exist for every game: ``random`` and ``heuristic``; the
-latter resolves to ``cardref.bots.heuristic.<game id>``.
+Built-in bots: ``random`` for every game, ``heuristic`` (resolves to
+``cardref.bots.heuristic.<game id>``) and ``search`` (``cardref.bots.search``,
+determinized rollouts on the Rust core) for the games that have them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from .sdk import BotLoadError, load_bot_class
 
 __all__ = ["BUILTINS", "BotLoadError", "builtin_module", "load_bot_class"]
 
-BUILTINS = ("random", "heuristic")
+BUILTINS = ("random", "heuristic", "search")
 
 
 def builtin_module(name: str, game_id: str) -> str:
@@ -34,4 +35,26 @@ def builtin_module(name: str, game_id: str) -> str:
         if importlib.util.find_spec(module) is None:
             raise BotLoadError(f"there is no heuristic bot for the game {game_id!r}")
         return module
+    if name == "search":
+        import cardref
+
+        state = cardref.load(game_id, _min_players(game_id)).new_state(seed=0)
+        try:
+            state.resample(0, 0)
+        except ValueError:
+            raise BotLoadError(f"the search bot does not play {game_id!r} yet") from None
+        return "cardref.bots.search"
     raise BotLoadError(f"unknown built-in bot {name!r}; built-in bots: {', '.join(BUILTINS)}")
+
+
+def _min_players(game_id: str) -> int:
+    """The smallest table the game allows (tried from 2 up)."""
+    import cardref
+
+    for players in range(1, 11):
+        try:
+            cardref.load(game_id, players)
+        except ValueError:
+            continue
+        return players
+    return 2

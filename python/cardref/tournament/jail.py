@@ -9,7 +9,8 @@ enforced to standard error only on failure:
 
 1. a new network namespace (no interfaces but a downed loopback) and, when
    running as root, a new mount namespace with fresh, size-capped tmpfs over
-   ``/tmp``, ``/var/tmp`` and ``/dev/shm``;
+   ``/tmp``, ``/var/tmp`` and ``/dev/shm``, into which only the directories
+   of the Python installation and its import path are bound back;
 2. the private working directory (created inside that tmpfs as root, else the
    directory the referee made), and a copy of the bot's file when asked;
 3. resource limits (``setrlimit``): address space, CPU time, file size,
@@ -38,6 +39,9 @@ MS_PRIVATE = 1 << 18
 PR_SET_PDEATHSIG = 1
 
 
+REPLACED = ("/tmp", "/var/tmp", "/dev/shm")  # each gets a fresh tmpfs
+
+
 def _closed_ancestor(path: str) -> "str | None":
     """The first directory above ``path`` that other users cannot enter."""
     parts = path.strip("/").split("/")
@@ -48,26 +52,41 @@ def _closed_ancestor(path: str) -> "str | None":
     return None
 
 
-def _hidden_needs(paths: list) -> dict:
-    """Directories the bot needs (the Python installation) that sit below a
-    directory closed to other users, e.g. an interpreter under /root: grouped
-    by that directory, each with a handle opened before anything is mounted."""
+def _cover(path: str) -> "str | None":
+    """The directory the jail will lay a tmpfs over that hides ``path``: a
+    replaced temporary directory (a virtualenv or checkout may live in /tmp),
+    else a directory closed to other users (an interpreter under /root)."""
+    for place in REPLACED:
+        if path.startswith(place + "/"):
+            return place
+    return _closed_ancestor(path)
+
+
+def _needs(paths: list) -> dict:
+    """Directories the bot needs (the Python installation and its import path)
+    that a tmpfs would hide: grouped by the covering directory, each with a
+    handle opened before anything is mounted. A replaced directory itself is
+    never exposed whole."""
     hidden: dict = {}
     for path in paths:
         path = os.path.realpath(path)
-        closed = _closed_ancestor(path)
-        if closed is not None and not path.startswith("/tmp/"):
-            hidden.setdefault(closed, []).append((path, os.open(path, os.O_PATH)))
+        if path in REPLACED or not os.path.isdir(path):
+            continue
+        cover = _cover(path)
+        if cover is not None:
+            hidden.setdefault(cover, []).append((path, os.open(path, os.O_PATH)))
     return hidden
 
 
 def _expose(libc: ctypes.CDLL, hidden: dict) -> None:
-    """Replace each closed directory by an empty tmpfs that shows only the
-    needed directories, bound from their handles; the rest stays hidden."""
-    for closed, needs in hidden.items():
-        libc.mount(b"tmpfs", closed.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
-                   b"size=1m,mode=0755")
-        for path, handle in needs:
+    """Show only the needed directories inside each covering tmpfs, bound from
+    their handles; a closed directory first gets an empty tmpfs of its own, so
+    the rest of it stays hidden."""
+    for cover, needs in hidden.items():
+        if cover not in REPLACED:
+            libc.mount(b"tmpfs", cover.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
+                       b"size=1m,mode=0755")
+        for path, handle in sorted(needs):
             os.makedirs(path, mode=0o755, exist_ok=True)
             libc.mount(f"/proc/self/fd/{handle}".encode(), path.encode(), None,
                        MS_BIND | MS_REC, None)
@@ -88,9 +107,9 @@ def main() -> None:
     if root:
         if libc.unshare(CLONE_NEWNS | CLONE_NEWNET) == 0:
             mounts = libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) == 0
-            hidden = _hidden_needs(spec.get("expose", []))
+            hidden = _needs(spec.get("expose", []))
             options = f"size={spec['tmpfs_bytes']},mode=1777".encode()
-            for place in ("/tmp", "/var/tmp", "/dev/shm"):
+            for place in REPLACED:
                 if mounts and os.path.isdir(place):
                     libc.mount(b"tmpfs", place.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
                                options)

@@ -21,7 +21,7 @@
 //! allocated while playing except the history and the final ranking.
 
 use crate::cards::{bits, check_deck};
-use crate::game::{competition_placements, parse_canonical_uint, Action, Error, Rules};
+use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
@@ -689,22 +689,7 @@ impl Hundred {
 
     /// Loads a state written by `to_json` (either engine), checking it.
     pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        ensure(json::string(v, "game")? == "hundred", || {
-            "not a hundred state".into()
-        })?;
-        ensure(json::uint(v, "players")? == params.players as u64, || {
-            format!(
-                "the state is for {} players, the game for {}",
-                v["players"], params.players
-            )
-        })?;
-        ensure(json::field(v, "params")? == &params.to_json(), || {
-            format!(
-                "the state's params {} differ from the game's {}",
-                v["params"],
-                params.to_json()
-            )
-        })?;
+        json::check_header(v, Self::ID, params.players, &params.to_json())?;
         let n = params.players;
         let mut g = Hundred::new(params, 0, None)?;
         g.rng = SplitMix64::new(json::uint(v, "rng")?);
@@ -1071,6 +1056,126 @@ impl Rules for Hundred {
 
     fn history(&self) -> &[Action] {
         &self.history
+    }
+
+    /// Fast path: the legal list weighted without being built (an ace that
+    /// chooses a value stands for 101 actions, any other playable card for one).
+    fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
+        let set = self.hand_set(self.current as usize);
+        let everything = self.params.allow_voluntary_bust || !self.has_safe(set);
+        let weight = |c: u8| {
+            if self.params.chooses_value(c) {
+                LIMIT as usize + 1
+            } else {
+                usize::from(everything || self.is_safe(c))
+            }
+        };
+        let total: usize = bits(set as u128).map(|c| weight(c as u8)).sum();
+        let mut r = pick(rng, total);
+        for c in bits(set as u128) {
+            let w = weight(c as u8);
+            if r < w {
+                return if w > 1 {
+                    c as Action + (r as Action + 1) * VALUE_STEP
+                } else {
+                    c as Action
+                };
+            }
+            r -= w;
+        }
+        unreachable!("a legal action exists while the game is on")
+    }
+
+    const HAS_HEURISTIC: bool = true;
+
+    /// The strategy of `cardref.bots.heuristic.hundred`: among the safe plain
+    /// cards, push the value up but keep the rescue cards; else an ace that sets
+    /// 100 (0 when no other card could follow 100); else give up the least
+    /// useful card.
+    fn heuristic_action(&self, _rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        buf.clear();
+        self.legal_actions(buf);
+        if buf.len() == 1 {
+            return buf[0];
+        }
+        let value = self.value;
+        let mut best: Option<(f64, Action)> = None;
+        let mut first_ace = None;
+        for &a in buf.iter() {
+            if a >= VALUE_STEP {
+                first_ace = first_ace.or(Some(a));
+                continue;
+            }
+            let code = card_code(a as u8);
+            let after = self.heuristic_value_after(&code, value);
+            if after <= LIMIT {
+                let score = after as f64 / 10.0 - 3.0 * rescue_value(&code) as f64;
+                if best.is_none_or(|(b, _)| score > b) {
+                    best = Some((score, a));
+                }
+            }
+        }
+        if let Some((_, a)) = best {
+            return a;
+        }
+        if let Some(ace) = first_ace {
+            let card = (ace % VALUE_STEP) as u8;
+            let mut others: Vec<u8> = self.hand(self.current as usize).to_vec();
+            if let Some(i) = others.iter().position(|&c| c == card) {
+                others.remove(i);
+            }
+            let keeps = others
+                .iter()
+                .any(|&c| self.heuristic_value_after(&card_code(c), 100) <= LIMIT);
+            let x: Action = if keeps { 100 } else { 0 };
+            return card as Action + (x + 1) * VALUE_STEP;
+        }
+        let mut texts: Vec<(i64, String, Action)> = buf
+            .iter()
+            .filter(|&&a| a < VALUE_STEP)
+            .map(|&a| (rescue_value(&card_code(a as u8)), Self::action_text(a), a))
+            .collect();
+        texts.sort();
+        texts.first().map_or(buf[0], |t| t.2)
+    }
+}
+
+/// The heuristic bot's worth of keeping a card: the higher, the later it is played.
+fn rescue_value(code: &str) -> i64 {
+    let rank = &code[..code.len() - 1];
+    match code {
+        "QH" => 7,
+        "5H" | "5D" => 4,
+        _ => match rank {
+            "A" => 10,
+            "K" | "4" => 6,
+            "J" => 5,
+            "10" => 3,
+            _ => 0,
+        },
+    }
+}
+
+impl Hundred {
+    /// The heuristic bot's estimate of the value after `code` (an ace that sets
+    /// a value counts as keeping it).
+    fn heuristic_value_after(&self, code: &str, value: i64) -> i64 {
+        let rank = &code[..code.len() - 1];
+        if code == "2S" {
+            return 2 * value;
+        }
+        if (code == "AH" || code == "AD") && self.params.red_ace == RedAce::One {
+            return value + 1;
+        }
+        match rank {
+            "4" | "K" | "A" => value,
+            _ if code == "5H" || code == "5D" => value - 5,
+            "J" => value - 10,
+            "10" => 100,
+            _ if code == "QH" => 0,
+            "Q" => value + 10,
+            _ => value + rank.parse::<i64>().unwrap_or(0),
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The game ids and the one place that dispatches over games.
 
 pub mod back_alley;
+pub mod five_alive;
 pub mod hundred;
 pub mod take5;
 pub mod twenty_two;
@@ -8,16 +9,19 @@ pub mod twenty_two;
 use crate::game::{Action, Error, Rules};
 use crate::params::Param;
 use crate::rng::SplitMix64;
+use crate::sim::{self, Bot, SearchParams};
 use serde_json::Value;
 
 /// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["back_alley", "hundred", "take5", "twenty_two"];
+pub const GAME_IDS: &[&str] = &["back_alley", "five_alive", "hundred", "take5", "twenty_two"];
 
 /// A game's checked configuration: what `cardref.load` returns on the Rust side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Config {
     /// Back Alley (partnership trick-taking with two jokers).
     BackAlley(back_alley::Params),
+    /// 5 Alive.
+    FiveAlive(five_alive::Params),
     /// 100 (One Hundred).
     Hundred(hundred::Params),
     /// Take 5 (6 nimmt!).
@@ -26,11 +30,16 @@ pub enum Config {
     TwentyTwo(twenty_two::Params),
 }
 
-/// A state of any game.
+/// A state of any game. The states are fixed-size arrays of differing sizes;
+/// they are created once per game and never moved in the hot loop, so they are
+/// not boxed (boxing would add an indirection to every action).
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
 pub enum AnyState {
     /// Back Alley (partnership trick-taking with two jokers).
     BackAlley(back_alley::BackAlley),
+    /// 5 Alive.
+    FiveAlive(five_alive::FiveAlive),
     /// 100 (One Hundred).
     Hundred(hundred::Hundred),
     /// Take 5 (6 nimmt!).
@@ -44,9 +53,30 @@ macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
             AnyState::BackAlley($s) => $body,
+            AnyState::FiveAlive($s) => $body,
             AnyState::Hundred($s) => $body,
             AnyState::Take5($s) => $body,
             AnyState::TwentyTwo($s) => $body,
+        }
+    };
+}
+
+/// Same as `dispatch!`, for a `$body` that returns `Result<Self, Error>` of the
+/// inner type: wraps the result back into the same `AnyState` variant.
+macro_rules! dispatch_same {
+    ($state:expr, $s:ident => $body:expr) => {
+        match $state {
+            AnyState::BackAlley($s) => AnyState::BackAlley($body?),
+            AnyState::Hundred($s) => AnyState::Hundred($body?),
+            AnyState::TwentyTwo($s) => AnyState::TwentyTwo($body?),
+            AnyState::Take5($s) => AnyState::Take5($body?),
+            // A game merged without an arm here: it has no determinization yet.
+            #[allow(unreachable_patterns)]
+            _ => {
+                return Err(Error::InvalidState {
+                    message: "this game has no determinization yet".into(),
+                })
+            }
         }
     };
 }
@@ -57,6 +87,10 @@ macro_rules! dispatch_type {
         match $state {
             AnyState::BackAlley(_) => {
                 type $T = back_alley::BackAlley;
+                $body
+            }
+            AnyState::FiveAlive(_) => {
+                type $T = five_alive::FiveAlive;
                 $body
             }
             AnyState::Hundred(_) => {
@@ -82,6 +116,9 @@ impl Config {
             "back_alley" => Ok(Config::BackAlley(back_alley::Params::parse(
                 players, variant,
             )?)),
+            "five_alive" => Ok(Config::FiveAlive(five_alive::Params::parse(
+                players, variant,
+            )?)),
             "hundred" => Ok(Config::Hundred(hundred::Params::parse(players, variant)?)),
             "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
             "twenty_two" => Ok(Config::TwentyTwo(twenty_two::Params::parse(
@@ -97,6 +134,7 @@ impl Config {
     pub fn id(&self) -> &'static str {
         match self {
             Config::BackAlley(_) => back_alley::BackAlley::ID,
+            Config::FiveAlive(_) => five_alive::FiveAlive::ID,
             Config::Hundred(_) => hundred::Hundred::ID,
             Config::Take5(_) => take5::Take5::ID,
             Config::TwentyTwo(_) => twenty_two::TwentyTwo::ID,
@@ -107,6 +145,7 @@ impl Config {
     pub fn players(&self) -> usize {
         match self {
             Config::BackAlley(_) => back_alley::PLAYERS,
+            Config::FiveAlive(p) => p.players,
             Config::Hundred(p) => p.players,
             Config::Take5(p) => p.players,
             Config::TwentyTwo(p) => p.players,
@@ -117,6 +156,7 @@ impl Config {
     pub fn params_json(&self) -> Value {
         match self {
             Config::BackAlley(p) => p.to_json(),
+            Config::FiveAlive(p) => p.to_json(),
             Config::Hundred(p) => p.to_json(),
             Config::Take5(p) => p.to_json(),
             Config::TwentyTwo(p) => p.to_json(),
@@ -127,6 +167,7 @@ impl Config {
     pub fn canonical_deck(&self) -> Vec<String> {
         match self {
             Config::BackAlley(p) => p.canonical_deck(),
+            Config::FiveAlive(p) => p.canonical_deck(),
             Config::Hundred(p) => p.canonical_deck(),
             Config::Take5(p) => p.canonical_deck(),
             Config::TwentyTwo(_) => twenty_two::canonical_deck(),
@@ -140,6 +181,9 @@ impl Config {
                 p.clone(),
                 seed,
                 deck,
+            )?)),
+            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::new(
+                *p, seed, deck,
             )?)),
             Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::new(*p, seed, deck)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
@@ -158,6 +202,9 @@ impl Config {
             Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::from_json(
                 p.clone(),
                 &value,
+            )?)),
+            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::from_json(
+                *p, &value,
             )?)),
             Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::from_json(*p, &value)?)),
             Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
@@ -233,6 +280,79 @@ impl AnyState {
     }
 }
 
+/// Native bots, determinization and search, over any game (see `crate::sim`).
+impl AnyState {
+    /// The action codes applied so far.
+    pub fn history_codes(&self) -> &[Action] {
+        dispatch!(self, s => s.history())
+    }
+
+    /// True if the game has a native heuristic bot.
+    pub fn has_heuristic(&self) -> bool {
+        dispatch_type!(self, T => T::HAS_HEURISTIC)
+    }
+
+    /// Plays to the end with one native bot per seat; returns the actions applied.
+    pub fn play_out(&mut self, bots: &[Bot], rng: &mut SplitMix64) -> u64 {
+        dispatch!(self, s => sim::play_out(s, bots, rng))
+    }
+
+    /// The action native bot `bot` chooses now (the game must not be over).
+    pub fn bot_action(&self, bot: Bot, rng: &mut SplitMix64) -> Action {
+        let mut buf = Vec::new();
+        dispatch!(self, s => sim::bot_action(bot, s, rng, &mut buf))
+    }
+
+    /// A state `seat` cannot tell apart from this one, hidden cards dealt anew.
+    pub fn resample(&self, seat: usize, seed: u64) -> Result<AnyState, Error> {
+        let mut rng = SplitMix64::new(seed);
+        Ok(dispatch_same!(self, s => s.resample(seat, &mut rng)))
+    }
+
+    /// `count` states consistent with `observation` (a seat's view of a state
+    /// of this configuration), hidden cards at random.
+    pub fn sample_states(
+        &self,
+        observation: &Value,
+        count: usize,
+        seed: u64,
+    ) -> Result<Vec<AnyState>, Error> {
+        let mut rng = SplitMix64::new(seed);
+        (0..count)
+            .map(|_| {
+                Ok(dispatch_same!(self, s => s.sample_from_observation(observation, &mut rng)))
+            })
+            .collect()
+    }
+
+    /// The search bot's action for the seat whose `observation` is given,
+    /// sampling states from the observation only (`self` is any state of the
+    /// same configuration; none of its cards are looked at).
+    pub fn search_sample_from_observation(
+        &self,
+        observation: &Value,
+        params: SearchParams,
+        seed: u64,
+    ) -> Result<Action, Error> {
+        let mut rng = SplitMix64::new(seed);
+        let seat = observation["seat"].as_u64().unwrap_or(0) as usize;
+        dispatch!(self, s => {
+            let root = s.sample_from_observation(observation, &mut rng)?;
+            sim::search_action(&root, seat, params, &mut rng, |_, rng| {
+                s.sample_from_observation(observation, rng)
+            })
+        })
+    }
+
+    /// Bytes of the state's fixed part (`std::mem::size_of` of the game's state type).
+    pub fn size_of(&self) -> usize {
+        dispatch!(self, s => std::mem::size_of_val(s))
+    }
+}
+
+/// More seats than any game has.
+const MAX_SEATS: usize = 16;
+
 /// Totals of a batch of random playouts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PlayoutTotals {
@@ -246,21 +366,11 @@ pub struct PlayoutTotals {
 /// Rust; the benchmark's native loop. Game i uses seed `seed + i`.
 pub fn random_playouts(config: &Config, games: u64, seed: u64) -> Result<PlayoutTotals, Error> {
     let mut chooser = SplitMix64::new(seed ^ 0x5EED_0FC4_A2D5);
-    let mut buf: Vec<Action> = Vec::with_capacity(128);
     let mut totals = PlayoutTotals::default();
     for i in 0..games {
         let mut state = config.new_state(seed.wrapping_add(i), None)?;
-        dispatch!(&mut state, s => {
-            while !s.is_terminal() {
-                buf.clear();
-                s.legal_actions(&mut buf);
-                // The bot's choice is not a rule: a multiply-shift pick is uniform enough
-                // and avoids the two divisions of `bounded`.
-                let pick = buf[((chooser.next_u64() as u128 * buf.len() as u128) >> 64) as usize];
-                s.apply_unchecked(pick);
-                totals.actions += 1;
-            }
-        });
+        totals.actions +=
+            state.play_out(&[Bot::Random; MAX_SEATS][..config.players()], &mut chooser);
         totals.games += 1;
     }
     Ok(totals)

@@ -21,7 +21,7 @@
 //! is a card set plus a verb bit: `DISCARD | set` or `PLAY | set`.
 
 use crate::cards::{bits, check_deck};
-use crate::game::{competition_placements, Action, Error, Rules};
+use crate::game::{competition_placements, pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
@@ -900,6 +900,81 @@ impl Rules for TwentyTwo {
     fn history(&self) -> &[Action] {
         &self.history
     }
+
+    /// Fast path for the discard phase, whose legal list holds every subset of
+    /// up to `min(hand, stock)` cards: a uniform draw without listing them
+    /// (pick the size weighted by its number of subsets, then the cards).
+    fn random_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        if self.phase != Phase::Discard {
+            buf.clear();
+            self.legal_actions(buf);
+            return buf[pick(rng, buf.len())];
+        }
+        let hand = self.hands[self.to_act as usize];
+        let (mut cards, n) = card_list(hand);
+        let most = (n as u32).min(self.stock_size()) as usize;
+        let choose = |j: usize| (0..j).fold(1u64, |c, i| c * (n - i) as u64 / (i as u64 + 1));
+        let total: u64 = (0..=most).map(choose).sum();
+        let mut r = pick(rng, total as usize) as u64;
+        let mut size = 0;
+        while r >= choose(size) {
+            r -= choose(size);
+            size += 1;
+        }
+        let mut set = 0u64;
+        for i in 0..size {
+            let j = i + pick(rng, n - i);
+            cards.swap(i, j);
+            set |= 1 << cards[i];
+        }
+        DISCARD | set
+    }
+
+    const HAS_HEURISTIC: bool = true;
+
+    /// The strategy of `cardref.bots.heuristic.twenty_two`: discard the high
+    /// cards (jack and up, highest first) while the stock lasts; play the legal
+    /// set that leaves the lowest hand (ranks left, highest first, compared
+    /// lexicographically; the first such set in legal order).
+    fn heuristic_action(&self, _rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        let hand = self.hands[self.to_act as usize];
+        if self.phase == Phase::Discard {
+            let most = (hand.count_ones()).min(self.stock_size()) as usize;
+            let high = hand & !((1u64 << (4 * 9)) - 1);
+            let mut set = 0u64;
+            for c in bits(high as u128)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .take(most)
+            {
+                set |= 1 << c;
+            }
+            return DISCARD | set;
+        }
+        buf.clear();
+        self.legal_actions(buf);
+        let left = |a: Action| {
+            let rest = hand & !(a & CARDS);
+            let mut ranks = [0u8; 13];
+            let mut len = 0;
+            for c in bits(rest as u128).collect::<Vec<_>>().into_iter().rev() {
+                ranks[len] = rank(c) as u8;
+                len += 1;
+            }
+            (ranks, len)
+        };
+        let mut best = buf[0];
+        let mut best_key = left(best);
+        for &a in &buf[1..] {
+            let key = left(a);
+            if key.0[..key.1] < best_key.0[..best_key.1] {
+                best = a;
+                best_key = key;
+            }
+        }
+        best
+    }
 }
 
 impl TwentyTwo {
@@ -1005,22 +1080,7 @@ fn trick_of(v: &Value, n: usize, what: &str, fields: &[&str]) -> Result<Trick, E
 impl TwentyTwo {
     /// Loads a state written by `to_json` (either engine), checking it.
     pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        ensure(json::string(v, "game")? == Self::ID, || {
-            "not a twenty_two state".into()
-        })?;
-        ensure(json::uint(v, "players")? == params.players as u64, || {
-            format!(
-                "the state is for {} players, the game for {}",
-                v["players"], params.players
-            )
-        })?;
-        ensure(json::field(v, "params")? == &params.to_json(), || {
-            format!(
-                "the state's params {} differ from the game's {}",
-                v["params"],
-                params.to_json()
-            )
-        })?;
+        json::check_header(v, Self::ID, params.players, &params.to_json())?;
         let n = params.players;
         let mut g = TwentyTwo::new(
             Params {

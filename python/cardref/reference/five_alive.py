@@ -1,0 +1,736 @@
+"""5 Alive: the readable reference, following ``rules/five_alive.md``.
+
+Rules summary (section numbers refer to the rule book, FA-n to its ambiguities):
+
+- §1-2 A deck of 77 cards (``hasbro77``) or 75 (``alt75``, FA-1): number cards
+  ``0``..``7`` and wild cards ``D1 D2 PASS REV SKIP =21 =10 =0 REDEAL BOMB``.
+  Each player (each team in team play) has ``lives`` lives, 5 by default.
+- §4 Each round: the direction is reset to clockwise (FA-4), the canonical deck
+  is shuffled (round 1 may use an explicit deck), ``hand_size`` cards are dealt
+  one at a time clockwise from the dealer's left to the active players, and the
+  rest is the draw pile. The player after the dealer in the direction of play
+  starts.
+- §5 On a turn the player plays one card: any wild card, or a number card that
+  keeps the running total at 21 or less (so ``0`` always fits, FA-7, FA-8). Only
+  a player who can play nothing flips, i.e. loses a life and resets the total to
+  0 (FA-5, FA-6).
+- §6 Card effects: numbers add, ``=21/=10/=0`` set the total, ``REV`` turns the
+  direction (FA-20), ``SKIP`` skips the next active player (FA-19), ``D1/D2``
+  make every other player draw in turn order (FA-16), rebuilding the draw pile
+  from the discard pile when it runs out (FA-17), ``REDEAL`` gathers all hands
+  and deals them out again (FA-13, FA-14), ``BOMB`` makes every other player
+  answer with a ``0`` or lose a life (FA-9, FA-10, FA-11), ``PASS`` does nothing
+  (FA-21).
+- §7 A player who empties their hand goes out: everybody else loses a life
+  (FA-12) and a new round starts with that player as dealer. A player with no
+  lives is out of the game at once (FA-18, FA-22); the last one standing wins.
+  Sudden death ends the game at the first elimination (FA-23); team play shares
+  lives per team (FA-24, FA-25); an action cap ends endless games (FA-26).
+
+Actions: ``play K`` (one per distinct playable code, in canonical kind order),
+``flip``; while an optional Bomb awaits answers: ``respond 0``, ``decline``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..errors import InvalidParamsError, InvalidStateError
+from ..params import Bool, Choice, Int
+from ..reference import ReferenceState
+from ..rng import SplitMix64
+
+GAME_ID = "five_alive"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 7
+
+# §1-2 Cards -----------------------------------------------------------------
+
+#: Every card code, in the canonical kind order (§2.2).
+KINDS = ["0", "1", "2", "3", "4", "5", "6", "7", "D1", "D2", "PASS", "REV", "SKIP",
+         "=21", "=10", "=0", "REDEAL", "BOMB"]
+NUMBERS = {"0": 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7}
+
+#: How many of each card a deck profile holds, in kind order (§1, FA-1).
+PROFILES = {
+    "hasbro77": [8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 4, 6, 4, 5, 2, 3, 1, 1],
+    "alt75": [8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 4, 2, 6, 5, 2, 3, 1, 1],
+}
+
+
+def is_number(card: str) -> bool:
+    """Number cards are 0..7; every other card, ``=0`` included, is wild."""
+    return card in NUMBERS
+
+
+def kind_order(card: str) -> int:
+    """Position of a card in the canonical kind order (§2.2)."""
+    return KINDS.index(card)
+
+
+# §8 Variants ------------------------------------------------------------------
+
+VARIANTS = [
+    Bool("allow_seven_players", False),
+    Choice("deck_profile", ["hasbro77", "alt75"]),
+    Int("lives", 5, low=1, high=1000),
+    Int("hand_size", 10, low=1),
+    Int("first_dealer", 0, low=0),
+    Bool("reset_direction_each_round", True),
+    Bool("allow_voluntary_flip", False),
+    Bool("flip_ends_turn", True),
+    Choice("bomb_response", ["forced", "optional"]),
+    Choice("redeal_deal_order", ["clockwise_from_left", "play_direction"]),
+    Bool("sudden_death", False),
+    Bool("team_play", False),
+    Bool("team_wilds_hit_teammates", True),
+    Int("max_actions", 10000, low=1, high=1_000_000_000),
+]
+
+
+def check_config(players: int, params: dict[str, Any]) -> None:
+    """The cross-key checks of §8."""
+    if players == 7 and not params["allow_seven_players"]:
+        raise InvalidParamsError("players: 7 players need allow_seven_players = true")
+    if params["first_dealer"] >= players:
+        raise InvalidParamsError(
+            f"first_dealer: must be a seat from 0 to {players - 1}, got {params['first_dealer']}"
+        )
+    if params["team_play"] and players not in (4, 6):
+        raise InvalidParamsError(f"team_play: needs 4 or 6 players, got {players}")
+    if params["team_play"] and params["sudden_death"]:
+        raise InvalidParamsError("sudden_death: cannot be combined with team_play")
+    deck_size = sum(PROFILES[params["deck_profile"]])
+    if params["hand_size"] * players > deck_size:
+        raise InvalidParamsError(
+            f"hand_size: {params['hand_size']} cards for {players} players is more than "
+            f"the {deck_size}-card deck"
+        )
+
+
+def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
+    """The profile's cards in canonical kind order (§2.2)."""
+    counts = PROFILES[params["deck_profile"]]
+    return [card for card, count in zip(KINDS, counts) for _ in range(count)]
+
+
+# §3 State ----------------------------------------------------------------------
+
+
+class State(ReferenceState):
+    """A 5 Alive game. Cards are their code strings throughout."""
+
+    GAME_ID = GAME_ID
+
+    def __init__(self, players: int, params: dict[str, Any], seed: int, deck: Optional[list[str]]):
+        self.players = players
+        self.params = params
+        self.rng = SplitMix64(seed)
+        self.teams = params["team_play"]
+        start = params["lives"]
+        self.lives: Optional[list[int]] = None if self.teams else [start] * players
+        self.team_lives: Optional[list[int]] = [start, start] if self.teams else None
+        self.round = 1
+        self.dealer = params["first_dealer"]
+        self.dir = 1
+        self.current: Optional[int] = None
+        self.phase = "play"
+        self.total = 0
+        self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.draw_pile: list[str] = []
+        self.discard_pile: list[str] = []
+        self.pending_bomb: Optional[dict[str, Any]] = None
+        self.elimination_log: list[list[int]] = []
+        self.action_count = 0
+        self.result: Optional[dict[str, Any]] = None
+        self._history: list[str] = []
+        self.round_start = 0
+        self._start_round(deck)
+
+    # §3.1 Seats and direction ---------------------------------------------------
+
+    def is_active(self, seat: int) -> bool:
+        """In team play nobody is eliminated; otherwise a seat with lives is active."""
+        return self.teams or self.lives[seat] > 0
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.players) if self.is_active(s)]
+
+    def next_active(self, seat: int, direction: int) -> int:
+        """The first active seat after ``seat`` going in ``direction``."""
+        for step in range(1, self.players + 1):
+            other = (seat + step * direction) % self.players
+            if self.is_active(other):
+                return other
+        raise AssertionError("no active seat")
+
+    def others(self, seat: int) -> list[int]:
+        """The other active players, from the next one in the direction of play."""
+        order = []
+        other = self.next_active(seat, self.dir)
+        while other != seat and other not in order:
+            order.append(other)
+            other = self.next_active(other, self.dir)
+        return order
+
+    def targets(self, seat: int) -> list[int]:
+        """Who a D1/D2/BOMB affects: the others, minus teammates if they are spared."""
+        order = self.others(seat)
+        if self.teams and not self.params["team_wilds_hit_teammates"]:
+            order = [s for s in order if s % 2 != seat % 2]
+        return order
+
+    # §4 Setup, deal and who starts ------------------------------------------------
+
+    def _start_round(self, deck: Optional[list[str]] = None) -> None:
+        """§4.2: reset, shuffle (or take the explicit deck), deal, pick the opener."""
+        if self.params["reset_direction_each_round"] or self.round == 1:
+            self.dir = 1
+        self.total = 0
+        self.discard_pile = []
+        self.hands = [[] for _ in range(self.players)]
+        if deck is None:
+            deck = canonical_deck(self.players, self.params)
+            self.rng.shuffle(deck)
+        deck = list(deck)
+        order = self._dealing_order(self.next_active(self.dealer, 1), 1)
+        for _ in range(self.params["hand_size"]):
+            for seat in order:
+                self.hands[seat].append(deck.pop(0))
+        self.draw_pile = deck
+        self.current = self.next_active(self.dealer, self.dir)
+        self.phase = "play"
+        self.round_start = len(self._history)
+
+    def _dealing_order(self, first: int, direction: int) -> list[int]:
+        """The active seats, starting with ``first`` and going in ``direction``."""
+        order = [first]
+        while len(order) < len(self.active_seats()):
+            order.append(self.next_active(order[-1], direction))
+        return order
+
+    # §5 Turn structure and legal actions -----------------------------------------
+
+    def current_player(self) -> Optional[int]:
+        return None if self.phase == "game_over" else self.current
+
+    def legal_actions(self) -> list[str]:
+        if self.phase == "game_over":
+            return []
+        hand = self.hands[self.current]
+        if self.phase == "bomb_response":
+            return (["respond 0"] if "0" in hand else []) + ["decline"]
+        plays = [f"play {card}" for card in KINDS if card in hand and self._fits(card)]
+        if not plays or self.params["allow_voluntary_flip"]:
+            return [*plays, "flip"]
+        return plays
+
+    def _fits(self, card: str) -> bool:
+        """A wild card always fits; a number only if the total stays at 21 or less."""
+        return not is_number(card) or self.total + NUMBERS[card] <= 21
+
+    def why_illegal(self, action: str) -> str:
+        verb, _, arg = action.partition(" ")
+        if self.phase == "bomb_response":
+            if action == "respond 0":
+                return "it holds no 0 card to answer the Bomb with"
+            return "a Bomb awaits its answer: respond 0 or decline"
+        if action in ("respond 0", "decline"):
+            return "no Bomb awaits an answer"
+        if verb == "play" and arg in KINDS:
+            if arg not in self.hands[self.current]:
+                return f"card {arg} is not in its hand"
+            return f"{arg} would take the total {self.total} over 21"
+        if action == "flip":
+            return "it can play a card, and only a player who cannot may flip"
+        return "not an action of five_alive (play K, flip, respond 0, decline)"
+
+    def _play(self, action: str) -> None:
+        self._history.append(action)
+        verb, _, arg = action.partition(" ")
+        if verb == "play":
+            self._play_card(self.current, arg)
+        elif verb == "flip":
+            self._flip(self.current)
+        else:
+            self._bomb_answer(self.current, verb == "respond")
+        self.action_count += 1
+        self._check_cap()
+
+    # §6.1 Playing a card ----------------------------------------------------------
+
+    def _play_card(self, player: int, card: str) -> None:
+        """§6.1 steps 1-6: play the card, apply its effect, then the end checks."""
+        self.hands[player].remove(card)
+        self.discard_pile.append(card)
+        batch: list[int] = []
+        if card == "BOMB" and self.params["bomb_response"] == "optional":
+            self._start_optional_bomb(player)
+            return
+        passes_from = self._card_effect(player, card, batch)
+        self._after_effect(player, passes_from, batch)
+
+    def _after_effect(self, player: int, passes_from: int, batch: list[int]) -> None:
+        """§6.1 steps 3-6: sudden death, game over, going out, next player."""
+        if self._game_ends_after(batch):
+            return
+        gone_out = [s for s in self.active_seats() if not self.hands[s]]
+        if gone_out:
+            self._end_round(player, gone_out)
+        else:
+            self.current = self.next_active(passes_from, self.dir)
+
+    # §6.2 Card effects ------------------------------------------------------------
+
+    def _card_effect(self, player: int, card: str, batch: list[int]) -> int:
+        """§6.2. Returns the seat the turn passes on from: the player, or for SKIP
+        the skipped seat (FA-19). The next player is worked out afterwards, in the
+        direction after the effect and after any eliminations."""
+        if card == "SKIP":
+            return self.next_active(player, self.dir)
+        if is_number(card):
+            self.total += NUMBERS[card]
+        elif card == "=21":
+            self.total = 21
+        elif card == "=10":
+            self.total = 10
+        elif card == "=0":
+            self.total = 0
+        elif card == "REV":
+            self.dir = -self.dir
+        elif card in ("D1", "D2"):
+            for seat in self.targets(player):
+                for _ in range(1 if card == "D1" else 2):
+                    self._draw(seat)
+        elif card == "REDEAL":
+            self.total = 0
+            if self.hands[player]:
+                self._redeal(player)
+        elif card == "BOMB":
+            for seat in self.targets(player):
+                self._answer_bomb(seat, "0" in self.hands[seat], batch)
+            self.total = 0
+        # PASS has no effect at all (FA-21).
+        return player
+
+    # §6.3-6.4 Drawing and rebuilding the draw pile ----------------------------------
+
+    def _draw(self, seat: int) -> None:
+        """§6.3: one card from the top; rebuild first if the pile is empty."""
+        if not self.draw_pile:
+            self._rebuild_draw_pile()
+        if self.draw_pile:
+            self.hands[seat].append(self.draw_pile.pop(0))
+
+    def _rebuild_draw_pile(self) -> None:
+        """§6.4 (FA-17): everything under the top discard, shuffled bottom first."""
+        cards = self.discard_pile[:-1]
+        if cards:
+            self.rng.shuffle(cards)
+            self.draw_pile = cards
+            self.discard_pile = self.discard_pile[-1:]
+
+    # §6.5 Redeal --------------------------------------------------------------------
+
+    def _redeal(self, player: int) -> None:
+        """§6.5 (FA-13): gather every active hand, sort, shuffle, deal them all out."""
+        gathered = [card for seat in self.active_seats() for card in self.hands[seat]]
+        gathered.sort(key=kind_order)
+        self.rng.shuffle(gathered)
+        if self.params["redeal_deal_order"] == "play_direction":
+            order = self._dealing_order(self.next_active(player, self.dir), self.dir)
+        else:
+            order = self._dealing_order(self.next_active(player, 1), 1)
+        for seat in order:
+            self.hands[seat] = []
+        for i, card in enumerate(gathered):
+            self.hands[order[i % len(order)]].append(card)
+
+    # §6.6 Bomb ------------------------------------------------------------------------
+
+    def _answer_bomb(self, seat: int, with_zero: bool, batch: list[int]) -> None:
+        """One responder: discard a single 0 (never =0, FA-9) or lose a life."""
+        if with_zero:
+            self.hands[seat].remove("0")
+            self.discard_pile.append("0")
+        else:
+            self._lose_life(seat, batch)
+
+    def _start_optional_bomb(self, bomber: int) -> None:
+        """Optional mode: the responders answer one action at a time."""
+        responders = self.targets(bomber)
+        self.pending_bomb = {"bomber": bomber, "responders": responders, "index": 0,
+                             "eliminated": []}
+        self.phase = "bomb_response"
+        self.current = responders[0]
+
+    def _bomb_answer(self, seat: int, respond: bool) -> None:
+        """``respond 0`` or ``decline``; after the last one the Bomb completes."""
+        bomb = self.pending_bomb
+        self._answer_bomb(seat, respond, bomb["eliminated"])
+        bomb["index"] += 1
+        if bomb["index"] < len(bomb["responders"]):
+            self.current = bomb["responders"][bomb["index"]]
+            return
+        self.pending_bomb = None
+        self.phase = "play"
+        self.total = 0
+        self._after_effect(bomb["bomber"], bomb["bomber"], bomb["eliminated"])
+
+    # §6.7 Losing a life -------------------------------------------------------------
+
+    def _lose_life(self, seat: int, batch: list[int]) -> None:
+        """One life off the seat (or its team); at 0 the seat is out at once and its
+        hand goes to the bottom of the discard pile (FA-18)."""
+        if self.teams:
+            team = seat % 2
+            self.team_lives[team] = max(0, self.team_lives[team] - 1)
+            return
+        self.lives[seat] -= 1
+        if self.lives[seat] == 0:
+            self.discard_pile = self.hands[seat] + self.discard_pile
+            self.hands[seat] = []
+            batch.append(seat)
+
+    # §6.8 Flip ---------------------------------------------------------------------
+
+    def _flip(self, player: int) -> None:
+        """Lose a life, keep the hand, total back to 0 (FA-5, FA-6)."""
+        batch: list[int] = []
+        self._lose_life(player, batch)
+        self.total = 0
+        if self._game_ends_after(batch):
+            return
+        if self.params["flip_ends_turn"] or not self.is_active(player):
+            self.current = self.next_active(player, self.dir)
+
+    # §7.1 Round end -----------------------------------------------------------------
+
+    def _end_round(self, actor: int, gone_out: list[int]) -> None:
+        """Everyone else loses a life (teams: the other team), then a new deal by the
+        player who went out (FA-4, FA-12)."""
+        batch: list[int] = []
+        if self.teams:
+            for team in (0, 1):
+                if any(s % 2 == team for s in gone_out):
+                    self._lose_life(1 - team, batch)
+        else:
+            for seat in self.active_seats():
+                if seat not in gone_out:
+                    self._lose_life(seat, batch)
+        if self._game_ends_after(batch):
+            return
+        dealer = actor
+        while dealer not in gone_out:
+            dealer = self.next_active(dealer, self.dir)
+        self.dealer = dealer
+        self.round += 1
+        self._start_round()
+
+    # §7.3-7.4 Game end ----------------------------------------------------------------
+
+    def _game_ends_after(self, batch: list[int]) -> bool:
+        """Sudden death, then the standard end; records the batch's eliminations."""
+        if batch:
+            self.elimination_log.append(list(batch))
+        if self.params["sudden_death"] and batch:
+            self._finish("SUDDEN_DEATH", self._sudden_death_ranking(batch))
+        elif self.teams and 0 in self.team_lives:
+            if self.team_lives == [0, 0]:
+                self._finish("TEAM_DRAW", [list(range(self.players))])
+            else:
+                winner = self.team_lives.index(max(self.team_lives))
+                self._finish("TEAM", self._team_groups(winner))
+        elif not self.teams and len(self.active_seats()) <= 1:
+            self._finish("LAST_STANDING", [self.active_seats(), *self._eliminated_groups()])
+        return self.phase == "game_over"
+
+    def _team_groups(self, better_team: int) -> list[list[int]]:
+        seats = range(self.players)
+        return [[s for s in seats if s % 2 == better_team],
+                [s for s in seats if s % 2 != better_team]]
+
+    def _eliminated_groups(self) -> list[list[int]]:
+        """Eliminated players, the latest batch first; one batch shares a rank."""
+        return [sorted(batch) for batch in reversed(self.elimination_log)]
+
+    def _sudden_death_ranking(self, batch: list[int]) -> list[list[int]]:
+        """FA-23: more lives, then the lower sum of number cards in hand."""
+        def key(seat: int) -> tuple[int, int]:
+            hand_sum = sum(NUMBERS[c] for c in self.hands[seat] if is_number(c))
+            return (-self.lives[seat], hand_sum)
+
+        return [*_group_by(self.active_seats(), key), sorted(batch)]
+
+    def _finish(self, reason: str, ranking: list[list[int]]) -> None:
+        self.phase = "game_over"
+        self.current = None
+        self.pending_bomb = None
+        self.result = {"reason": reason, "ranking": ranking}
+
+    # §7.5 Termination ---------------------------------------------------------------
+
+    def _check_cap(self) -> None:
+        """FA-26: past ``max_actions`` the game ends; a pending Bomb is dropped."""
+        if self.phase == "game_over" or self.action_count < self.params["max_actions"]:
+            return
+        if self.pending_bomb and self.pending_bomb["eliminated"]:
+            self.elimination_log.append(list(self.pending_bomb["eliminated"]))
+        if self.teams:
+            a, b = self.team_lives
+            if a == b:
+                ranking = [list(range(self.players))]
+            else:
+                ranking = self._team_groups(0 if a > b else 1)
+        else:
+            groups = _group_by(self.active_seats(), lambda s: -self.lives[s])
+            ranking = [*groups, *self._eliminated_groups()]
+        self._finish("CAP", ranking)
+
+    # Results ------------------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        """Lives left per seat; in team play each seat shows its team's lives."""
+        if self.teams:
+            return [self.team_lives[s % 2] for s in range(self.players)]
+        return list(self.lives)
+
+    def _final_placements(self) -> list[int]:
+        placements = [0] * self.players
+        better = 0
+        for group in self.result["ranking"]:
+            for seat in group:
+                placements[seat] = 1 + better
+            better += len(group)
+        return placements
+
+    # Observation and JSON -------------------------------------------------------------
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """The seat's own hand, every hand size, the draw pile's size, and all that
+        is public (FA-27); the history is the current round's only."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} does not exist; seats are 0 to {self.players - 1}")
+        public = self._public_fields()
+        public.update({
+            "seat": seat,
+            "hand": list(self.hands[seat]),
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "draw_size": len(self.draw_pile),
+            "history": self._history[self.round_start:],
+        })
+        return public
+
+    def _public_fields(self) -> dict[str, Any]:
+        return {
+            "game": GAME_ID,
+            "players": self.players,
+            "params": dict(self.params),
+            "round": self.round,
+            "dealer": self.dealer,
+            "dir": self.dir,
+            "current": self.current_player(),
+            "phase": self.phase,
+            "total": self.total,
+            "lives": None if self.lives is None else list(self.lives),
+            "team_lives": None if self.team_lives is None else list(self.team_lives),
+            "discard_pile": list(self.discard_pile),
+            "pending_bomb": _copy_bomb(self.pending_bomb),
+            "elimination_log": [list(b) for b in self.elimination_log],
+            "action_count": self.action_count,
+            "result": None if self.result is None else {
+                "reason": self.result["reason"],
+                "ranking": [list(g) for g in self.result["ranking"]],
+            },
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self._public_fields()
+        data.update({
+            "rng": self.rng.state,
+            "hands": [list(hand) for hand in self.hands],
+            "draw_pile": list(self.draw_pile),
+            "history": list(self._history),
+            "round_start": self.round_start,
+        })
+        return data
+
+    @classmethod
+    def from_dict(cls, players: int, params: dict[str, Any], data: dict[str, Any]) -> State:
+        """Rebuild a state from ``to_dict`` output, checking that it is whole."""
+        state = cls.__new__(cls)
+        state.players, state.params = players, params
+        state.teams = params["team_play"]
+        state.rng = SplitMix64(_int(data, "rng", 0, (1 << 64) - 1))
+        state.round = _int(data, "round", 1, (1 << 32) - 1)
+        state.dealer = _int(data, "dealer", 0, players - 1)
+        state.dir = data["dir"]
+        state.phase = data["phase"]
+        state.total = _int(data, "total", 0, 21)
+        state.action_count = _int(data, "action_count", 0)
+        state.round_start = _int(data, "round_start", 0)
+        state.lives = _lives(data, "lives", players, params, not state.teams)
+        state.team_lives = _lives(data, "team_lives", 2, params, state.teams)
+        state.hands = [_cards(h, "hands") for h in _seat_list(data, "hands", players)]
+        state.draw_pile = _cards(data["draw_pile"], "draw_pile")
+        state.discard_pile = _cards(data["discard_pile"], "discard_pile")
+        state._history = [_action(a) for a in data["history"]]
+        state.elimination_log = [_seats(b, players, "elimination_log") for b in
+                                 _list(data["elimination_log"], "elimination_log")]
+        state.current = data["current"]
+        state.pending_bomb = _read_bomb(data["pending_bomb"], players)
+        state.result = _read_result(data["result"], players)
+        state._check_whole()
+        return state
+
+    def _check_whole(self) -> None:
+        """Consistency of a loaded state: conservation, phase, seats, counters."""
+        def require(ok: bool, why: str) -> None:
+            if not ok:
+                raise InvalidStateError(f"invalid state: {why}")
+
+        held = [c for hand in self.hands for c in hand] + self.draw_pile + self.discard_pile
+        require(sorted(held, key=kind_order) == canonical_deck(self.players, self.params),
+                "the hands, draw pile and discard pile are not exactly the deck's cards")
+        require(self.dir in (1, -1) and type(self.dir) is int, "dir must be 1 or -1")
+        require(self.action_count == len(self._history),
+                "action_count must equal the history length")
+        require(self.round_start <= len(self._history), "round_start is past the history")
+        for seat in range(self.players):
+            require(self.is_active(seat) or not self.hands[seat], "an eliminated seat holds cards")
+        out = [s for batch in self.elimination_log for s in batch]
+        if self.pending_bomb is not None:
+            out += self.pending_bomb["eliminated"]
+        inactive = [s for s in range(self.players) if not self.is_active(s)]
+        require(sorted(out) == inactive and all(self.elimination_log),
+                "the elimination log must list every eliminated seat once")
+        require(len(self.active_seats()) >= 1, "nobody is active")
+        self._check_phase(require)
+
+    def _check_phase(self, require: Any) -> None:
+        if self.phase == "game_over":
+            require(self.current is None and self.result is not None and self.pending_bomb is None,
+                    "a finished game has no player to act, no pending Bomb, and a result")
+            return
+        require(self.phase in ("play", "bomb_response"), f"unknown phase {self.phase!r}")
+        require(self.result is None, "a game in progress has no result")
+        require(type(self.current) is int and 0 <= self.current < self.players
+                and self.is_active(self.current), "current must be an active seat")
+        if self.phase == "play":
+            require(self.pending_bomb is None, "no Bomb may be pending while playing")
+            require(all(self.hands[s] for s in self.active_seats()),
+                    "every active player holds a card during play")
+        else:
+            bomb = self.pending_bomb
+            require(bomb is not None and self.params["bomb_response"] == "optional"
+                    and bomb["index"] < len(bomb["responders"])
+                    and bomb["responders"][bomb["index"]] == self.current
+                    and bomb["bomber"] not in bomb["responders"]
+                    and len(set(bomb["responders"])) == len(bomb["responders"])
+                    and all(self.is_active(s) for s in bomb["responders"][bomb["index"]:]),
+                    "the pending Bomb does not match the player to act")
+
+
+def _group_by(seats: list[int], key: Any) -> list[list[int]]:
+    """Seats in groups of equal ``key``, the smallest key first, seats ascending."""
+    groups: list[list[int]] = []
+    for value in sorted({key(s) for s in seats}):
+        groups.append([s for s in seats if key(s) == value])
+    return groups
+
+
+def _copy_bomb(bomb: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
+    if bomb is None:
+        return None
+    return {"bomber": bomb["bomber"], "responders": list(bomb["responders"]),
+            "index": bomb["index"], "eliminated": list(bomb["eliminated"])}
+
+
+# Readers for ``from_dict`` -----------------------------------------------------------
+
+
+def _fail(why: str) -> InvalidStateError:
+    return InvalidStateError(f"invalid state: {why}")
+
+
+def _int(data: dict[str, Any], key: str, low: int, high: Optional[int] = None) -> int:
+    value = data[key]
+    if type(value) is not int or value < low or (high is not None and value > high):
+        upper = "" if high is None else f" and <= {high}"
+        raise _fail(f"field {key!r} must be an integer >= {low}{upper}")
+    return value
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _fail(f"{what} must be a list")
+    return value
+
+
+def _seat_list(data: dict[str, Any], key: str, players: int) -> list[Any]:
+    value = _list(data[key], key)
+    if len(value) != players:
+        raise _fail(f"{key!r} must have one entry per seat")
+    return value
+
+
+def _cards(value: Any, what: str) -> list[str]:
+    for card in _list(value, what):
+        if card not in KINDS:
+            raise _fail(f"{card!r} in {what} is not a card code")
+    return list(value)
+
+
+def _seats(value: Any, players: int, what: str) -> list[int]:
+    seats = _list(value, what)
+    if not all(type(s) is int and 0 <= s < players for s in seats):
+        raise _fail(f"{what} must hold seat numbers")
+    return list(seats)
+
+
+def _lives(data: dict[str, Any], key: str, size: int, params: dict[str, Any], used: bool):
+    value = data[key]
+    if not used:
+        if value is not None:
+            raise _fail(f"{key!r} must be null with team_play = {params['team_play']}")
+        return None
+    items = _list(value, key)
+    if len(items) != size or not all(type(x) is int and 0 <= x <= params["lives"] for x in items):
+        raise _fail(f"{key!r} must hold {size} integers from 0 to {params['lives']}")
+    return list(items)
+
+
+def _action(action: Any) -> str:
+    ok = action in ("flip", "respond 0", "decline") or (
+        isinstance(action, str) and action.startswith("play ") and action[5:] in KINDS)
+    if not ok:
+        raise _fail(f"{action!r} in history is not an action")
+    return action
+
+
+def _read_bomb(value: Any, players: int) -> Optional[dict[str, Any]]:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"bomber", "responders", "index", "eliminated"}:
+        raise _fail("pending_bomb must be null or {bomber, responders, index, eliminated}")
+    bomber = _seats([value["bomber"]], players, "pending_bomb.bomber")[0]
+    index = value["index"]
+    if type(index) is not int or index < 0:
+        raise _fail("pending_bomb.index must be a non-negative integer")
+    return {"bomber": bomber, "responders": _seats(value["responders"], players, "responders"),
+            "index": index, "eliminated": _seats(value["eliminated"], players, "eliminated")}
+
+
+REASONS = ("LAST_STANDING", "SUDDEN_DEATH", "TEAM", "TEAM_DRAW", "CAP")
+
+
+def _read_result(value: Any, players: int) -> Optional[dict[str, Any]]:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"reason", "ranking"} \
+            or value["reason"] not in REASONS:
+        raise _fail("result must be null or {reason, ranking} with a known reason")
+    ranking = [_seats(g, players, "ranking") for g in _list(value["ranking"], "ranking")]
+    if sorted(s for g in ranking for s in g) != list(range(players)) or not all(ranking):
+        raise _fail("the ranking must hold every seat once")
+    return {"reason": value["reason"], "ranking": ranking}

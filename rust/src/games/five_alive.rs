@@ -1,0 +1,1673 @@
+//! 5 Alive, as specified in `shared/rules/five_alive.md` (FA-n are its ambiguities).
+//!
+//! A 77-card deck (`hasbro77`) or a 75-card one (`alt75`, FA-1) of number cards
+//! `0`..`7` and wild cards `D1 D2 PASS REV SKIP =21 =10 =0 REDEAL BOMB`. Each
+//! round the direction resets (FA-4), the deck is shuffled and `hand_size` cards
+//! are dealt clockwise from the dealer's left to the active players; the player
+//! after the dealer starts. On a turn a player plays a wild card or a number that
+//! keeps the running total at 21 or less (FA-7, FA-8); only a player who can play
+//! nothing flips: a life lost, total back to 0 (FA-5, FA-6). Numbers add, `=N`
+//! sets the total, `REV` turns (FA-20), `SKIP` skips (FA-19), `D1`/`D2` make the
+//! others draw (FA-16), rebuilding the draw pile from the discards (FA-17),
+//! `REDEAL` deals all hands out again (FA-13, FA-14), `BOMB` costs a life to every
+//! other player who cannot answer with a `0` (FA-9..FA-11). Emptying the hand
+//! costs everyone else a life and starts a new round (FA-12); a player without
+//! lives is out at once (FA-18, FA-22). Variants: sudden death (FA-23), teams
+//! (FA-24, FA-25), optional Bomb answers, the flip rules and an action cap (FA-26).
+//!
+//! Representation: cards are kind indices `0..18` in canonical kind order; hands
+//! and piles are fixed arrays (the draw pile stored top card last, so drawing is
+//! a pop); actions are codes: `play K` = kind K, then `flip`, `respond 0`, `decline`.
+
+use crate::cards::check_deck;
+use crate::game::{Action, Error, Rules};
+use crate::json::{self, ensure};
+use crate::params::{check_players, Param, ParamReader};
+use crate::rng::SplitMix64;
+use serde_json::{json, Map, Value};
+
+/// Most seats at a table (7 only with `allow_seven_players`).
+pub const MAX_PLAYERS: usize = 7;
+const KINDS: usize = 18;
+/// Room for every card of the largest deck.
+const ROOM: usize = 77;
+
+// ---------------------------------------------------------------------------
+// §1-2 Cards
+// ---------------------------------------------------------------------------
+
+/// Card codes in canonical kind order (§2.2); a card is its index here.
+pub const CODES: [&str; KINDS] = [
+    "0", "1", "2", "3", "4", "5", "6", "7", "D1", "D2", "PASS", "REV", "SKIP", "=21", "=10", "=0",
+    "REDEAL", "BOMB",
+];
+const D1: u8 = 8;
+const D2: u8 = 9;
+const REV: u8 = 11;
+const SKIP: u8 = 12;
+const SET21: u8 = 13;
+const SET10: u8 = 14;
+const SET0: u8 = 15;
+const REDEAL: u8 = 16;
+const BOMB: u8 = 17;
+/// Bits 8..18: every wild card kind.
+const WILD_KINDS: u32 = ((1 << KINDS) - 1) & !0xFF;
+const FLIP: Action = 18;
+const RESPOND: Action = 19;
+const DECLINE: Action = 20;
+
+/// Copies of each kind per deck profile (§1, FA-1).
+const HASBRO77: [u8; KINDS] = [8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 4, 6, 4, 5, 2, 3, 1, 1];
+const ALT75: [u8; KINDS] = [8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 4, 2, 6, 5, 2, 3, 1, 1];
+
+/// Number cards are `0`..`7`; everything else, `=0` included, is wild.
+#[inline]
+fn is_number(card: u8) -> bool {
+    card <= 7
+}
+
+fn card_of(code: &str) -> Option<u8> {
+    CODES.iter().position(|c| *c == code).map(|i| i as u8)
+}
+
+// ---------------------------------------------------------------------------
+// §8 Variants
+// ---------------------------------------------------------------------------
+
+/// The variant keys of §8, checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Params {
+    /// Seats at the table; not a variant key.
+    pub players: usize,
+    /// `allow_seven_players`.
+    pub allow_seven: bool,
+    /// `deck_profile = "alt75"` (else `hasbro77`).
+    pub alt75: bool,
+    /// `lives`, per player (per team in team play).
+    pub lives: u32,
+    /// `hand_size`.
+    pub hand_size: usize,
+    /// `first_dealer`.
+    pub first_dealer: usize,
+    /// `reset_direction_each_round`.
+    pub reset_direction: bool,
+    /// `allow_voluntary_flip`.
+    pub voluntary_flip: bool,
+    /// `flip_ends_turn`.
+    pub flip_ends_turn: bool,
+    /// `bomb_response = "optional"` (else forced).
+    pub optional_bomb: bool,
+    /// `redeal_deal_order = "play_direction"` (else clockwise from the left).
+    pub redeal_in_play_direction: bool,
+    /// `sudden_death`.
+    pub sudden_death: bool,
+    /// `team_play`.
+    pub team_play: bool,
+    /// `team_wilds_hit_teammates`.
+    pub hit_teammates: bool,
+    /// `max_actions`.
+    pub max_actions: u64,
+}
+
+const PROFILE_NAMES: [&str; 2] = ["hasbro77", "alt75"];
+const BOMB_MODES: [&str; 2] = ["forced", "optional"];
+const REDEAL_ORDERS: [&str; 2] = ["clockwise_from_left", "play_direction"];
+
+fn invalid(key: &str, message: String) -> Error {
+    Error::InvalidParams {
+        key: key.into(),
+        message,
+    }
+}
+
+impl Params {
+    /// Checks the player count, every key of §8 and the cross-key rules.
+    pub fn parse(players: i64, given: Vec<(String, Param)>) -> Result<Self, Error> {
+        let players = check_players(players, 2, MAX_PLAYERS as i64)?;
+        let mut r = ParamReader::new(given);
+        let p = Params {
+            players,
+            allow_seven: r.boolean("allow_seven_players", false)?,
+            alt75: r.choice("deck_profile", &PROFILE_NAMES)? == 1,
+            lives: r.int("lives", 5, 1, 1000)? as u32,
+            hand_size: r.int("hand_size", 10, 1, i64::MAX / 8)? as usize,
+            first_dealer: r.int("first_dealer", 0, 0, i64::MAX / 8)? as usize,
+            reset_direction: r.boolean("reset_direction_each_round", true)?,
+            voluntary_flip: r.boolean("allow_voluntary_flip", false)?,
+            flip_ends_turn: r.boolean("flip_ends_turn", true)?,
+            optional_bomb: r.choice("bomb_response", &BOMB_MODES)? == 1,
+            redeal_in_play_direction: r.choice("redeal_deal_order", &REDEAL_ORDERS)? == 1,
+            sudden_death: r.boolean("sudden_death", false)?,
+            team_play: r.boolean("team_play", false)?,
+            hit_teammates: r.boolean("team_wilds_hit_teammates", true)?,
+            max_actions: r.int("max_actions", 10_000, 1, 1_000_000_000)? as u64,
+        };
+        r.finish()?;
+        p.check_cross_keys()?;
+        Ok(p)
+    }
+
+    fn check_cross_keys(&self) -> Result<(), Error> {
+        let n = self.players;
+        if n == 7 && !self.allow_seven {
+            return Err(invalid(
+                "players",
+                "7 players need allow_seven_players = true".into(),
+            ));
+        }
+        if self.first_dealer >= n {
+            return Err(invalid(
+                "first_dealer",
+                format!(
+                    "must be a seat from 0 to {}, got {}",
+                    n - 1,
+                    self.first_dealer
+                ),
+            ));
+        }
+        if self.team_play && n != 4 && n != 6 {
+            return Err(invalid(
+                "team_play",
+                format!("needs 4 or 6 players, got {n}"),
+            ));
+        }
+        if self.team_play && self.sudden_death {
+            return Err(invalid(
+                "sudden_death",
+                "cannot be combined with team_play".into(),
+            ));
+        }
+        if self.hand_size.saturating_mul(n) > self.deck_size() {
+            return Err(invalid(
+                "hand_size",
+                format!(
+                    "{} cards for {n} players is more than the {}-card deck",
+                    self.hand_size,
+                    self.deck_size()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The effective variant values, every key present.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "allow_seven_players": self.allow_seven,
+            "deck_profile": PROFILE_NAMES[self.alt75 as usize],
+            "lives": self.lives,
+            "hand_size": self.hand_size,
+            "first_dealer": self.first_dealer,
+            "reset_direction_each_round": self.reset_direction,
+            "allow_voluntary_flip": self.voluntary_flip,
+            "flip_ends_turn": self.flip_ends_turn,
+            "bomb_response": BOMB_MODES[self.optional_bomb as usize],
+            "redeal_deal_order": REDEAL_ORDERS[self.redeal_in_play_direction as usize],
+            "sudden_death": self.sudden_death,
+            "team_play": self.team_play,
+            "team_wilds_hit_teammates": self.hit_teammates,
+            "max_actions": self.max_actions,
+        })
+    }
+
+    fn counts(&self) -> &'static [u8; KINDS] {
+        if self.alt75 {
+            &ALT75
+        } else {
+            &HASBRO77
+        }
+    }
+
+    fn deck_size(&self) -> usize {
+        self.counts().iter().map(|&c| c as usize).sum()
+    }
+
+    /// The profile's cards in canonical kind order (§2.2), as kinds.
+    fn canonical_cards(&self) -> Pile {
+        let mut pile = Pile::EMPTY;
+        for (kind, &count) in self.counts().iter().enumerate() {
+            for _ in 0..count {
+                pile.push(kind as u8);
+            }
+        }
+        pile
+    }
+
+    /// The profile's cards in canonical kind order, as codes.
+    pub fn canonical_deck(&self) -> Vec<String> {
+        self.canonical_cards()
+            .as_slice()
+            .iter()
+            .map(|&c| CODES[c as usize].to_string())
+            .collect()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// §3 State
+// ---------------------------------------------------------------------------
+
+/// An ordered list of cards with room for a whole deck; no heap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pile {
+    cards: [u8; ROOM],
+    len: u8,
+}
+
+impl Pile {
+    const EMPTY: Pile = Pile {
+        cards: [0; ROOM],
+        len: 0,
+    };
+
+    #[inline]
+    fn as_slice(&self) -> &[u8] {
+        &self.cards[..self.len as usize]
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    #[inline]
+    fn push(&mut self, card: u8) {
+        self.cards[self.len as usize] = card;
+        self.len += 1;
+    }
+    #[inline]
+    fn pop(&mut self) -> u8 {
+        self.len -= 1;
+        self.cards[self.len as usize]
+    }
+    #[inline]
+    fn contains(&self, card: u8) -> bool {
+        self.as_slice().contains(&card)
+    }
+    /// Removes the first copy of `card` (§2.3); false if there is none.
+    fn remove_first(&mut self, card: u8) -> bool {
+        match self.as_slice().iter().position(|&c| c == card) {
+            Some(i) => {
+                let len = self.len as usize;
+                self.cards.copy_within(i + 1..len, i);
+                self.len -= 1;
+                true
+            }
+            None => false,
+        }
+    }
+    /// Puts `cards` under the current ones, order kept.
+    fn insert_bottom(&mut self, cards: &[u8]) {
+        let (len, k) = (self.len as usize, cards.len());
+        self.cards.copy_within(0..len, k);
+        self.cards[..k].copy_from_slice(cards);
+        self.len += k as u8;
+    }
+    fn from_slice(cards: &[u8]) -> Pile {
+        let mut pile = Pile::EMPTY;
+        pile.cards[..cards.len()].copy_from_slice(cards);
+        pile.len = cards.len() as u8;
+        pile
+    }
+    /// Set of kinds present, bit k = kind k.
+    fn kinds(&self) -> u32 {
+        self.as_slice().iter().fold(0, |set, &c| set | 1 << c)
+    }
+}
+
+/// A short list of seats (a batch, a group, responders).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Seats {
+    seats: [u8; MAX_PLAYERS],
+    len: u8,
+}
+
+impl Seats {
+    fn push(&mut self, seat: usize) {
+        self.seats[self.len as usize] = seat as u8;
+        self.len += 1;
+    }
+    fn as_slice(&self) -> &[u8] {
+        &self.seats[..self.len as usize]
+    }
+    fn contains(&self, seat: usize) -> bool {
+        self.as_slice().contains(&(seat as u8))
+    }
+    fn sorted(mut self) -> Seats {
+        self.seats[..self.len as usize].sort_unstable();
+        self
+    }
+    fn to_json(self) -> Value {
+        json!(self.as_slice())
+    }
+}
+
+/// Where the game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Play,
+    BombResponse,
+    GameOver,
+}
+
+impl Phase {
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Play => "play",
+            Phase::BombResponse => "bomb_response",
+            Phase::GameOver => "game_over",
+        }
+    }
+}
+
+/// An optional-mode Bomb waiting for its answers (§6.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PendingBomb {
+    bomber: u8,
+    responders: Seats,
+    index: u8,
+    eliminated: Seats,
+}
+
+const REASONS: [&str; 5] = ["LAST_STANDING", "SUDDEN_DEATH", "TEAM", "TEAM_DRAW", "CAP"];
+
+/// Why the game ended and the ranking, tied groups best first (§7.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct GameResult {
+    reason: &'static str,
+    ranking: Vec<Seats>,
+}
+
+/// A 5 Alive game in progress.
+#[derive(Debug, Clone)]
+pub struct FiveAlive {
+    params: Params,
+    rng: SplitMix64,
+    round: u32,
+    dealer: u8,
+    dir: i8,
+    current: u8,
+    phase: Phase,
+    total: u8,
+    lives: [u32; MAX_PLAYERS],
+    team_lives: [u32; 2],
+    hands: [Pile; MAX_PLAYERS],
+    /// Top card last (the reverse of the JSON order).
+    draw: Pile,
+    /// Top card last.
+    discard: Pile,
+    pending: Option<PendingBomb>,
+    elimination_log: Vec<Seats>,
+    action_count: u64,
+    result: Option<GameResult>,
+    history: Vec<Action>,
+    round_start: usize,
+}
+
+impl FiveAlive {
+    /// A new game: round 1 is dealt from `deck` if given (top card first, no
+    /// generator call), else from the generator's first shuffle.
+    pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
+        let first = match deck {
+            Some(given) => {
+                let canonical = params.canonical_cards();
+                let order = check_deck(given, &params.canonical_deck())?;
+                let cards: Vec<u8> = order.iter().map(|&i| canonical.cards[i]).collect();
+                Some(Pile::from_slice(&cards))
+            }
+            None => None,
+        };
+        let mut game = FiveAlive::blank(params, seed);
+        game.start_round(first);
+        Ok(game)
+    }
+
+    fn blank(params: Params, seed: u64) -> Self {
+        FiveAlive {
+            params,
+            rng: SplitMix64::new(seed),
+            round: 1,
+            dealer: params.first_dealer as u8,
+            dir: 1,
+            current: 0,
+            phase: Phase::Play,
+            total: 0,
+            lives: [params.lives; MAX_PLAYERS],
+            team_lives: [params.lives; 2],
+            hands: [Pile::EMPTY; MAX_PLAYERS],
+            draw: Pile::EMPTY,
+            discard: Pile::EMPTY,
+            pending: None,
+            elimination_log: Vec::new(),
+            action_count: 0,
+            result: None,
+            history: Vec::with_capacity(256),
+            round_start: 0,
+        }
+    }
+
+    #[inline]
+    fn n(&self) -> usize {
+        self.params.players
+    }
+
+    // -----------------------------------------------------------------------
+    // §3.1 Seats and direction
+    // -----------------------------------------------------------------------
+
+    #[inline]
+    fn is_active(&self, seat: usize) -> bool {
+        self.params.team_play || self.lives[seat] > 0
+    }
+
+    fn active_count(&self) -> usize {
+        (0..self.n()).filter(|&s| self.is_active(s)).count()
+    }
+
+    /// The first active seat after `seat` going in direction `dir`.
+    fn next_active(&self, seat: usize, dir: i8) -> usize {
+        let n = self.n();
+        let step = if dir > 0 { 1 } else { n - 1 };
+        let mut s = seat;
+        for _ in 0..n {
+            s = (s + step) % n;
+            if self.is_active(s) {
+                return s;
+            }
+        }
+        seat
+    }
+
+    /// The other active players, from the next one in the direction of play.
+    fn others(&self, seat: usize) -> Seats {
+        self.dealing_order(self.next_active(seat, self.dir), self.dir, Some(seat))
+    }
+
+    /// Who a D1/D2/BOMB affects: the others, minus teammates if they are spared.
+    fn targets(&self, seat: usize) -> Seats {
+        let others = self.others(seat);
+        if !self.params.team_play || self.params.hit_teammates {
+            return others;
+        }
+        let mut out = Seats::default();
+        for &s in others.as_slice() {
+            if s as usize % 2 != seat % 2 {
+                out.push(s as usize);
+            }
+        }
+        out
+    }
+
+    /// The active seats from `first` going in `dir`, leaving out `skip`.
+    fn dealing_order(&self, first: usize, dir: i8, skip: Option<usize>) -> Seats {
+        let mut order = Seats::default();
+        let mut s = first;
+        for _ in 0..self.n() {
+            if self.is_active(s) && Some(s) != skip && !order.contains(s) {
+                order.push(s);
+            }
+            s = self.next_active(s, dir);
+        }
+        order
+    }
+
+    // -----------------------------------------------------------------------
+    // §4 Setup, deal and who starts
+    // -----------------------------------------------------------------------
+
+    /// §4.2: reset, shuffle (or take the explicit deck), deal, pick the opener.
+    fn start_round(&mut self, deck: Option<Pile>) {
+        if self.params.reset_direction || self.round == 1 {
+            self.dir = 1;
+        }
+        self.total = 0;
+        self.discard = Pile::EMPTY;
+        self.hands = [Pile::EMPTY; MAX_PLAYERS];
+        let deck = deck.unwrap_or_else(|| {
+            let mut d = self.params.canonical_cards();
+            let len = d.len as usize;
+            self.rng.shuffle(&mut d.cards[..len]);
+            d
+        });
+        let order = self.dealing_order(self.next_active(self.dealer as usize, 1), 1, None);
+        let dealt = self.params.hand_size * order.len as usize;
+        for (i, &card) in deck.as_slice()[..dealt].iter().enumerate() {
+            self.hands[order.seats[i % order.len as usize] as usize].push(card);
+        }
+        self.draw = Pile::EMPTY;
+        for &card in deck.as_slice()[dealt..].iter().rev() {
+            self.draw.push(card);
+        }
+        self.current = self.next_active(self.dealer as usize, self.dir) as u8;
+        self.phase = Phase::Play;
+        self.round_start = self.history.len();
+    }
+
+    // -----------------------------------------------------------------------
+    // §5 Legal actions (in the Rules impl) and why an action is illegal
+    // -----------------------------------------------------------------------
+
+    /// A wild card always fits; a number only if the total stays at 21 or less.
+    #[inline]
+    fn fits(&self, card: u8) -> bool {
+        !is_number(card) || self.total + card <= 21
+    }
+
+    fn play_reason(&self, card: u8) -> Option<String> {
+        let code = CODES[card as usize];
+        if !self.hands[self.current as usize].contains(card) {
+            Some(format!("card {code} is not in its hand"))
+        } else if !self.fits(card) {
+            Some(format!(
+                "{code} would take the total {} over 21",
+                self.total
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// The kinds the player to act may play, as a set (bit k = kind k): every
+    /// wild card held, and the numbers held that keep the total at 21 or less.
+    #[inline]
+    fn playable_kinds(&self) -> u32 {
+        let room = (21 - self.total).min(7);
+        let fitting = WILD_KINDS | ((1u32 << (room + 1)) - 1);
+        self.hands[self.current as usize].kinds() & fitting
+    }
+
+    fn can_play_something(&self) -> bool {
+        self.playable_kinds() != 0
+    }
+
+    // -----------------------------------------------------------------------
+    // §6.1 Playing a card
+    // -----------------------------------------------------------------------
+
+    /// §6.1 steps 1-6: play the card, apply its effect, then the end checks.
+    fn play_card(&mut self, player: usize, card: u8) {
+        self.hands[player].remove_first(card);
+        self.discard.push(card);
+        if card == BOMB && self.params.optional_bomb {
+            self.start_optional_bomb(player);
+            return;
+        }
+        let mut batch = Seats::default();
+        let passes_from = self.card_effect(player, card, &mut batch);
+        self.after_effect(player, passes_from, batch);
+    }
+
+    /// §6.1 steps 3-6: sudden death, game over, going out, next player.
+    fn after_effect(&mut self, player: usize, passes_from: usize, batch: Seats) {
+        if self.game_ends_after(batch) {
+            return;
+        }
+        let mut gone_out = Seats::default();
+        for s in 0..self.n() {
+            if self.is_active(s) && self.hands[s].is_empty() {
+                gone_out.push(s);
+            }
+        }
+        if gone_out.len > 0 {
+            self.end_round(player, gone_out);
+        } else {
+            self.current = self.next_active(passes_from, self.dir) as u8;
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // §6.2 Card effects
+    // -----------------------------------------------------------------------
+
+    /// §6.2. Returns the seat the turn passes on from: the player, or for SKIP
+    /// the skipped seat (FA-19).
+    fn card_effect(&mut self, player: usize, card: u8, batch: &mut Seats) -> usize {
+        match card {
+            0..=7 => self.total += card,
+            SET21 => self.total = 21,
+            SET10 => self.total = 10,
+            SET0 => self.total = 0,
+            REV => self.dir = -self.dir,
+            SKIP => return self.next_active(player, self.dir),
+            D1 | D2 => {
+                let count = if card == D1 { 1 } else { 2 };
+                for &seat in self.targets(player).as_slice() {
+                    for _ in 0..count {
+                        self.draw_card(seat as usize);
+                    }
+                }
+            }
+            REDEAL => {
+                self.total = 0;
+                if !self.hands[player].is_empty() {
+                    self.redeal(player);
+                }
+            }
+            BOMB => {
+                for &seat in self.targets(player).as_slice() {
+                    let has_zero = self.hands[seat as usize].contains(0);
+                    self.answer_bomb(seat as usize, has_zero, batch);
+                }
+                self.total = 0;
+            }
+            _ => {} // PASS has no effect at all (FA-21).
+        }
+        player
+    }
+
+    // -----------------------------------------------------------------------
+    // §6.3-6.4 Drawing and rebuilding the draw pile
+    // -----------------------------------------------------------------------
+
+    /// §6.3: one card from the top; rebuild first if the pile is empty.
+    fn draw_card(&mut self, seat: usize) {
+        if self.draw.is_empty() {
+            self.rebuild_draw_pile();
+        }
+        if !self.draw.is_empty() {
+            let card = self.draw.pop();
+            self.hands[seat].push(card);
+        }
+    }
+
+    /// §6.4 (FA-17): everything under the top discard, shuffled bottom first.
+    fn rebuild_draw_pile(&mut self) {
+        let len = self.discard.len as usize;
+        if len < 2 {
+            return;
+        }
+        let mut cards = self.discard;
+        cards.len -= 1;
+        self.rng.shuffle(&mut cards.cards[..len - 1]);
+        self.draw = Pile::EMPTY;
+        for &card in cards.as_slice().iter().rev() {
+            self.draw.push(card);
+        }
+        let top = self.discard.cards[len - 1];
+        self.discard = Pile::EMPTY;
+        self.discard.push(top);
+    }
+
+    // -----------------------------------------------------------------------
+    // §6.5 Redeal
+    // -----------------------------------------------------------------------
+
+    /// §6.5 (FA-13): gather every active hand, sort, shuffle, deal them all out.
+    fn redeal(&mut self, player: usize) {
+        let mut counts = [0u8; KINDS];
+        for s in 0..self.n() {
+            if self.is_active(s) {
+                for &c in self.hands[s].as_slice() {
+                    counts[c as usize] += 1;
+                }
+            }
+        }
+        let mut gathered = Pile::EMPTY;
+        for (kind, &count) in counts.iter().enumerate() {
+            for _ in 0..count {
+                gathered.push(kind as u8);
+            }
+        }
+        let len = gathered.len as usize;
+        self.rng.shuffle(&mut gathered.cards[..len]);
+        let order = if self.params.redeal_in_play_direction {
+            self.dealing_order(self.next_active(player, self.dir), self.dir, None)
+        } else {
+            self.dealing_order(self.next_active(player, 1), 1, None)
+        };
+        for &s in order.as_slice() {
+            self.hands[s as usize] = Pile::EMPTY;
+        }
+        for (i, &card) in gathered.as_slice().iter().enumerate() {
+            self.hands[order.seats[i % order.len as usize] as usize].push(card);
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // §6.6 Bomb
+    // -----------------------------------------------------------------------
+
+    /// One responder: discard a single 0 (never =0, FA-9) or lose a life.
+    fn answer_bomb(&mut self, seat: usize, with_zero: bool, batch: &mut Seats) {
+        if with_zero {
+            self.hands[seat].remove_first(0);
+            self.discard.push(0);
+        } else {
+            self.lose_life(seat, batch);
+        }
+    }
+
+    /// Optional mode: the responders answer one action at a time.
+    fn start_optional_bomb(&mut self, bomber: usize) {
+        let responders = self.targets(bomber);
+        self.current = responders.seats[0];
+        self.pending = Some(PendingBomb {
+            bomber: bomber as u8,
+            responders,
+            index: 0,
+            eliminated: Seats::default(),
+        });
+        self.phase = Phase::BombResponse;
+    }
+
+    /// `respond 0` or `decline`; after the last one the Bomb completes.
+    fn bomb_answer(&mut self, seat: usize, respond: bool) {
+        let Some(mut bomb) = self.pending else { return };
+        self.answer_bomb(seat, respond, &mut bomb.eliminated);
+        bomb.index += 1;
+        if bomb.index < bomb.responders.len {
+            self.current = bomb.responders.seats[bomb.index as usize];
+            self.pending = Some(bomb);
+            return;
+        }
+        self.pending = None;
+        self.phase = Phase::Play;
+        self.total = 0;
+        let bomber = bomb.bomber as usize;
+        self.after_effect(bomber, bomber, bomb.eliminated);
+    }
+
+    // -----------------------------------------------------------------------
+    // §6.7 Losing a life
+    // -----------------------------------------------------------------------
+
+    /// One life off the seat (or its team); at 0 the seat is out at once and its
+    /// hand goes to the bottom of the discard pile (FA-18).
+    fn lose_life(&mut self, seat: usize, batch: &mut Seats) {
+        if self.params.team_play {
+            let team = seat % 2;
+            self.team_lives[team] = self.team_lives[team].saturating_sub(1);
+            return;
+        }
+        self.lives[seat] -= 1;
+        if self.lives[seat] == 0 {
+            let hand = self.hands[seat];
+            self.discard.insert_bottom(hand.as_slice());
+            self.hands[seat] = Pile::EMPTY;
+            batch.push(seat);
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // §6.8 Flip
+    // -----------------------------------------------------------------------
+
+    /// Lose a life, keep the hand, total back to 0 (FA-5, FA-6).
+    fn flip(&mut self, player: usize) {
+        let mut batch = Seats::default();
+        self.lose_life(player, &mut batch);
+        self.total = 0;
+        if self.game_ends_after(batch) {
+            return;
+        }
+        if self.params.flip_ends_turn || !self.is_active(player) {
+            self.current = self.next_active(player, self.dir) as u8;
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // §7.1 Round end
+    // -----------------------------------------------------------------------
+
+    /// Everyone else loses a life (teams: the other team), then a new deal by the
+    /// player who went out (FA-4, FA-12).
+    fn end_round(&mut self, actor: usize, gone_out: Seats) {
+        let mut batch = Seats::default();
+        if self.params.team_play {
+            for team in 0..2 {
+                if gone_out.as_slice().iter().any(|&s| s as usize % 2 == team) {
+                    self.lose_life(1 - team, &mut batch);
+                }
+            }
+        } else {
+            for s in 0..self.n() {
+                if self.is_active(s) && !gone_out.contains(s) {
+                    self.lose_life(s, &mut batch);
+                }
+            }
+        }
+        if self.game_ends_after(batch) {
+            return;
+        }
+        let mut dealer = actor;
+        while !gone_out.contains(dealer) {
+            dealer = self.next_active(dealer, self.dir);
+        }
+        self.dealer = dealer as u8;
+        self.round += 1;
+        self.start_round(None);
+    }
+
+    // -----------------------------------------------------------------------
+    // §7.3-7.4 Game end
+    // -----------------------------------------------------------------------
+
+    /// Sudden death, then the standard end; records the batch's eliminations.
+    fn game_ends_after(&mut self, batch: Seats) -> bool {
+        if batch.len > 0 {
+            self.elimination_log.push(batch);
+        }
+        if self.params.sudden_death && batch.len > 0 {
+            let ranking = self.sudden_death_ranking(batch);
+            self.finish("SUDDEN_DEATH", ranking);
+        } else if self.params.team_play && self.team_lives.contains(&0) {
+            if self.team_lives == [0, 0] {
+                let all = self.seats_where(|_| true);
+                self.finish("TEAM_DRAW", vec![all]);
+            } else {
+                let winner = if self.team_lives[0] > 0 { 0 } else { 1 };
+                let groups = self.team_groups(winner);
+                self.finish("TEAM", groups);
+            }
+        } else if !self.params.team_play && self.active_count() <= 1 {
+            let mut ranking = vec![self.seats_where(|s| self.is_active(s))];
+            ranking.extend(self.eliminated_groups());
+            self.finish("LAST_STANDING", ranking);
+        }
+        self.phase == Phase::GameOver
+    }
+
+    fn seats_where(&self, keep: impl Fn(usize) -> bool) -> Seats {
+        let mut out = Seats::default();
+        for s in (0..self.n()).filter(|&s| keep(s)) {
+            out.push(s);
+        }
+        out
+    }
+
+    fn team_groups(&self, better_team: usize) -> Vec<Seats> {
+        vec![
+            self.seats_where(|s| s % 2 == better_team),
+            self.seats_where(|s| s % 2 != better_team),
+        ]
+    }
+
+    /// Eliminated players, the latest batch first; one batch shares a rank.
+    fn eliminated_groups(&self) -> impl Iterator<Item = Seats> + '_ {
+        self.elimination_log.iter().rev().map(|b| b.sorted())
+    }
+
+    /// Active seats grouped by `key`, the smallest key first.
+    fn group_active_by(&self, key: impl Fn(usize) -> (i64, i64)) -> Vec<Seats> {
+        let mut keys: Vec<(i64, i64)> = (0..self.n())
+            .filter(|&s| self.is_active(s))
+            .map(&key)
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.iter()
+            .map(|&k| self.seats_where(|s| self.is_active(s) && key(s) == k))
+            .collect()
+    }
+
+    /// FA-23: more lives, then the lower sum of number cards in hand.
+    fn sudden_death_ranking(&self, batch: Seats) -> Vec<Seats> {
+        let hand_sum = |s: usize| {
+            self.hands[s]
+                .as_slice()
+                .iter()
+                .filter(|&&c| is_number(c))
+                .map(|&c| c as i64)
+                .sum()
+        };
+        let mut ranking = self.group_active_by(|s| (-(self.lives[s] as i64), hand_sum(s)));
+        ranking.push(batch.sorted());
+        ranking
+    }
+
+    fn finish(&mut self, reason: &'static str, ranking: Vec<Seats>) {
+        self.phase = Phase::GameOver;
+        self.pending = None;
+        self.result = Some(GameResult { reason, ranking });
+    }
+
+    // -----------------------------------------------------------------------
+    // §7.5 Termination
+    // -----------------------------------------------------------------------
+
+    /// FA-26: past `max_actions` the game ends; a pending Bomb is dropped.
+    fn check_cap(&mut self) {
+        if self.phase == Phase::GameOver || self.action_count < self.params.max_actions {
+            return;
+        }
+        if let Some(bomb) = self.pending {
+            if bomb.eliminated.len > 0 {
+                self.elimination_log.push(bomb.eliminated);
+            }
+        }
+        let ranking = if self.params.team_play {
+            let [a, b] = self.team_lives;
+            if a == b {
+                vec![self.seats_where(|_| true)]
+            } else {
+                self.team_groups(if a > b { 0 } else { 1 })
+            }
+        } else {
+            let mut groups = self.group_active_by(|s| (-(self.lives[s] as i64), 0));
+            groups.extend(self.eliminated_groups());
+            groups
+        };
+        self.finish("CAP", ranking);
+    }
+
+    // -----------------------------------------------------------------------
+    // JSON: observation, canonical state, and loading it back
+    // -----------------------------------------------------------------------
+
+    fn codes(cards: &[u8]) -> Vec<&'static str> {
+        cards.iter().map(|&c| CODES[c as usize]).collect()
+    }
+
+    fn draw_codes(&self) -> Vec<&'static str> {
+        self.draw
+            .as_slice()
+            .iter()
+            .rev()
+            .map(|&c| CODES[c as usize])
+            .collect()
+    }
+
+    fn public_fields(&self) -> Map<String, Value> {
+        let n = self.n();
+        let team = self.params.team_play;
+        let mut m = Map::new();
+        m.insert("game".into(), json!(Self::ID));
+        m.insert("players".into(), json!(n));
+        m.insert("params".into(), self.params.to_json());
+        m.insert("round".into(), json!(self.round));
+        m.insert("dealer".into(), json!(self.dealer));
+        m.insert("dir".into(), json!(self.dir));
+        m.insert("current".into(), json!(self.current_player()));
+        m.insert("phase".into(), json!(self.phase.name()));
+        m.insert("total".into(), json!(self.total));
+        m.insert(
+            "lives".into(),
+            if team {
+                Value::Null
+            } else {
+                json!(self.lives[..n])
+            },
+        );
+        m.insert(
+            "team_lives".into(),
+            if team {
+                json!(self.team_lives)
+            } else {
+                Value::Null
+            },
+        );
+        m.insert(
+            "discard_pile".into(),
+            json!(Self::codes(self.discard.as_slice())),
+        );
+        let bomb = self.pending.map(|b| {
+            json!({
+                "bomber": b.bomber,
+                "responders": b.responders.to_json(),
+                "index": b.index,
+                "eliminated": b.eliminated.to_json(),
+            })
+        });
+        m.insert("pending_bomb".into(), json!(bomb));
+        let log: Vec<Value> = self.elimination_log.iter().map(|b| b.to_json()).collect();
+        m.insert("elimination_log".into(), Value::Array(log));
+        m.insert("action_count".into(), json!(self.action_count));
+        let result = self.result.as_ref().map(|r| {
+            json!({"reason": r.reason, "ranking": r.ranking.iter().map(|g| g.to_json()).collect::<Vec<_>>()})
+        });
+        m.insert("result".into(), json!(result));
+        m
+    }
+
+    fn texts(actions: &[Action]) -> Vec<String> {
+        actions.iter().map(|&a| Self::action_text(a)).collect()
+    }
+
+    /// Loads a state written by `to_json` (either engine), checking it.
+    pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
+        json::check_header(v, Self::ID, params.players, &params.to_json())?;
+        let n = params.players;
+        let mut g = FiveAlive::blank(params, json::uint(v, "rng")?);
+        g.round = bounded(v, "round", 1, u32::MAX as u64)? as u32;
+        g.dealer = bounded(v, "dealer", 0, n as u64 - 1)? as u8;
+        g.dir = match json::int(v, "dir")? {
+            1 => 1,
+            -1 => -1,
+            _ => return Err(state_error("dir must be 1 or -1".into())),
+        };
+        g.phase = match json::string(v, "phase")? {
+            "play" => Phase::Play,
+            "bomb_response" => Phase::BombResponse,
+            "game_over" => Phase::GameOver,
+            other => return Err(state_error(format!("unknown phase {other:?}"))),
+        };
+        g.total = bounded(v, "total", 0, 21)? as u8;
+        g.action_count = json::uint(v, "action_count")?;
+        g.round_start = json::uint(v, "round_start")? as usize;
+        read_lives(v, &params, &mut g)?;
+        let hands = json::array(v, "hands")?;
+        ensure(hands.len() == n, || {
+            "\"hands\" must have one entry per seat".into()
+        })?;
+        for (s, h) in hands.iter().enumerate() {
+            g.hands[s] = read_pile(h, "hands")?;
+        }
+        let mut draw = read_pile(json::field(v, "draw_pile")?, "draw_pile")?;
+        draw.cards[..draw.len as usize].reverse();
+        g.draw = draw;
+        g.discard = read_pile(json::field(v, "discard_pile")?, "discard_pile")?;
+        for text in json::strings(json::field(v, "history")?, "history")? {
+            let a = Self::parse_action(text)
+                .ok_or_else(|| state_error(format!("{text:?} in history is not an action")))?;
+            g.history.push(a);
+        }
+        for batch in json::array(v, "elimination_log")? {
+            g.elimination_log
+                .push(read_seats(batch, n, "elimination_log")?);
+        }
+        g.current = match json::field(v, "current")? {
+            Value::Null => 0,
+            c => c
+                .as_u64()
+                .filter(|&c| c < n as u64)
+                .ok_or_else(|| state_error("current must be a seat or null".into()))?
+                as u8,
+        };
+        let current_is_null = v["current"].is_null();
+        g.pending = read_bomb(json::field(v, "pending_bomb")?, n)?;
+        g.result = read_result(json::field(v, "result")?, n)?;
+        g.check_whole(current_is_null)?;
+        Ok(g)
+    }
+
+    /// Consistency of a loaded state: conservation, phase, seats, counters.
+    fn check_whole(&self, current_is_null: bool) -> Result<(), Error> {
+        let n = self.n();
+        let mut counts = [0u32; KINDS];
+        let piles = self.hands[..n].iter().chain([&self.draw, &self.discard]);
+        for pile in piles {
+            for &c in pile.as_slice() {
+                counts[c as usize] += 1;
+            }
+        }
+        let want = self.params.counts().map(u32::from);
+        ensure(counts == want, || {
+            "the hands, draw pile and discard pile are not exactly the deck's cards".into()
+        })?;
+        ensure(self.action_count == self.history.len() as u64, || {
+            "action_count must equal the history length".into()
+        })?;
+        ensure(self.round_start <= self.history.len(), || {
+            "round_start is past the history".into()
+        })?;
+        for s in 0..n {
+            ensure(self.is_active(s) || self.hands[s].is_empty(), || {
+                "an eliminated seat holds cards".into()
+            })?;
+        }
+        let mut out: Vec<u8> = self
+            .elimination_log
+            .iter()
+            .flat_map(|b| b.as_slice().to_vec())
+            .collect();
+        if let Some(b) = self.pending {
+            out.extend_from_slice(b.eliminated.as_slice());
+        }
+        out.sort_unstable();
+        let inactive: Vec<u8> = (0..n)
+            .filter(|&s| !self.is_active(s))
+            .map(|s| s as u8)
+            .collect();
+        ensure(
+            out == inactive && self.elimination_log.iter().all(|b| b.len > 0),
+            || "the elimination log must list every eliminated seat once".into(),
+        )?;
+        ensure(self.active_count() >= 1, || "nobody is active".into())?;
+        self.check_phase(current_is_null)
+    }
+
+    fn check_phase(&self, current_is_null: bool) -> Result<(), Error> {
+        if self.phase == Phase::GameOver {
+            return ensure(
+                current_is_null && self.result.is_some() && self.pending.is_none(),
+                || "a finished game has no player to act, no pending Bomb, and a result".into(),
+            );
+        }
+        ensure(self.result.is_none(), || {
+            "a game in progress has no result".into()
+        })?;
+        let current = self.current as usize;
+        ensure(!current_is_null && self.is_active(current), || {
+            "current must be an active seat".into()
+        })?;
+        if self.phase == Phase::Play {
+            ensure(self.pending.is_none(), || {
+                "no Bomb may be pending while playing".into()
+            })?;
+            let all_hold = (0..self.n()).all(|s| !self.is_active(s) || !self.hands[s].is_empty());
+            ensure(all_hold, || {
+                "every active player holds a card during play".into()
+            })
+        } else {
+            let ok = self.pending.is_some_and(|b| {
+                self.params.optional_bomb
+                    && b.index < b.responders.len
+                    && b.responders.seats[b.index as usize] == self.current
+                    && !b.responders.contains(b.bomber as usize)
+                    && b.responders.as_slice().iter().enumerate().all(|(i, &s)| {
+                        !b.responders.as_slice()[..i].contains(&s)
+                            && (i < b.index as usize || self.is_active(s as usize))
+                    })
+            });
+            ensure(ok, || {
+                "the pending Bomb does not match the player to act".into()
+            })
+        }
+    }
+}
+
+fn state_error(message: String) -> Error {
+    Error::InvalidState { message }
+}
+
+fn bounded(v: &Value, key: &str, low: u64, high: u64) -> Result<u64, Error> {
+    let x = json::uint(v, key)?;
+    ensure((low..=high).contains(&x), || {
+        format!("field {key:?} must be from {low} to {high}")
+    })?;
+    Ok(x)
+}
+
+fn read_pile(value: &Value, what: &str) -> Result<Pile, Error> {
+    let codes = json::strings(value, what)?;
+    ensure(codes.len() <= ROOM, || {
+        format!("{what} holds too many cards")
+    })?;
+    let mut pile = Pile::EMPTY;
+    for code in codes {
+        pile.push(
+            card_of(code)
+                .ok_or_else(|| state_error(format!("{code:?} in {what} is not a card code")))?,
+        );
+    }
+    Ok(pile)
+}
+
+fn read_seats(value: &Value, n: usize, what: &str) -> Result<Seats, Error> {
+    let items = json::ints(value, what)?;
+    ensure(
+        items.len() <= n && items.iter().all(|&s| (0..n as i64).contains(&s)),
+        || format!("{what} must hold seat numbers"),
+    )?;
+    let mut seats = Seats::default();
+    for s in items {
+        seats.push(s as usize);
+    }
+    Ok(seats)
+}
+
+fn read_lives(v: &Value, params: &Params, g: &mut FiveAlive) -> Result<(), Error> {
+    let (used, unused, size) = if params.team_play {
+        ("team_lives", "lives", 2)
+    } else {
+        ("lives", "team_lives", params.players)
+    };
+    ensure(json::field(v, unused)?.is_null(), || {
+        format!(
+            "{unused:?} must be null with team_play = {}",
+            params.team_play
+        )
+    })?;
+    let values = json::ints(json::field(v, used)?, used)?;
+    ensure(
+        values.len() == size
+            && values
+                .iter()
+                .all(|&x| (0..=params.lives as i64).contains(&x)),
+        || {
+            format!(
+                "{used:?} must hold {size} integers from 0 to {}",
+                params.lives
+            )
+        },
+    )?;
+    for (i, &x) in values.iter().enumerate() {
+        if params.team_play {
+            g.team_lives[i] = x as u32;
+        } else {
+            g.lives[i] = x as u32;
+        }
+    }
+    Ok(())
+}
+
+fn read_bomb(value: &Value, n: usize) -> Result<Option<PendingBomb>, Error> {
+    if value.is_null() {
+        return Ok(None);
+    }
+    let keys_ok = value.as_object().is_some_and(|o| {
+        o.len() == 4
+            && ["bomber", "responders", "index", "eliminated"]
+                .iter()
+                .all(|k| o.contains_key(*k))
+    });
+    ensure(keys_ok, || {
+        "pending_bomb must be null or {bomber, responders, index, eliminated}".into()
+    })?;
+    let bomber = json::uint(value, "bomber")?;
+    ensure(bomber < n as u64, || {
+        "pending_bomb.bomber must be a seat".into()
+    })?;
+    let index = json::uint(value, "index")?.min(255) as u8;
+    Ok(Some(PendingBomb {
+        bomber: bomber as u8,
+        responders: read_seats(&value["responders"], n, "responders")?,
+        index,
+        eliminated: read_seats(&value["eliminated"], n, "eliminated")?,
+    }))
+}
+
+fn read_result(value: &Value, n: usize) -> Result<Option<GameResult>, Error> {
+    if value.is_null() {
+        return Ok(None);
+    }
+    let reason = value
+        .get("reason")
+        .and_then(Value::as_str)
+        .and_then(|r| REASONS.iter().find(|&&x| x == r));
+    let ok = value.as_object().is_some_and(|o| o.len() == 2) && reason.is_some();
+    ensure(ok, || {
+        "result must be null or {reason, ranking} with a known reason".into()
+    })?;
+    let mut ranking = Vec::new();
+    let mut all = Vec::new();
+    for group in json::array(value, "ranking")? {
+        let seats = read_seats(group, n, "ranking")?;
+        ensure(seats.len > 0, || {
+            "the ranking must hold every seat once".into()
+        })?;
+        all.extend_from_slice(seats.as_slice());
+        ranking.push(seats);
+    }
+    all.sort_unstable();
+    ensure(all == (0..n as u8).collect::<Vec<_>>(), || {
+        "the ranking must hold every seat once".into()
+    })?;
+    Ok(Some(GameResult {
+        reason: reason.copied().unwrap_or("CAP"),
+        ranking,
+    }))
+}
+
+impl Rules for FiveAlive {
+    const ID: &'static str = "five_alive";
+
+    fn current_player(&self) -> Option<usize> {
+        (self.phase != Phase::GameOver).then_some(self.current as usize)
+    }
+
+    /// Play: `play K` per distinct playable kind in kind order, then `flip` when
+    /// nothing fits (always with `allow_voluntary_flip`). Bomb: `respond 0`, `decline`.
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        let hand = &self.hands[self.current as usize];
+        match self.phase {
+            Phase::Play => {
+                let playable = self.playable_kinds();
+                let mut kinds = playable;
+                while kinds != 0 {
+                    out.push(Action::from(kinds.trailing_zeros()));
+                    kinds &= kinds - 1;
+                }
+                if playable == 0 || self.params.voluntary_flip {
+                    out.push(FLIP);
+                }
+            }
+            Phase::BombResponse => {
+                if hand.contains(0) {
+                    out.push(RESPOND);
+                }
+                out.push(DECLINE);
+            }
+            Phase::GameOver => {}
+        }
+    }
+
+    fn illegal_reason(&self, action: Action) -> Option<String> {
+        match (self.phase, action) {
+            (Phase::GameOver, _) => Some("the game is over".into()),
+            (Phase::BombResponse, DECLINE) => None,
+            (Phase::BombResponse, RESPOND) if self.hands[self.current as usize].contains(0) => None,
+            (Phase::BombResponse, RESPOND) => {
+                Some("it holds no 0 card to answer the Bomb with".into())
+            }
+            (Phase::BombResponse, _) => {
+                Some("a Bomb awaits its answer: respond 0 or decline".into())
+            }
+            (Phase::Play, RESPOND | DECLINE) => Some("no Bomb awaits an answer".into()),
+            (Phase::Play, FLIP) if self.params.voluntary_flip || !self.can_play_something() => None,
+            (Phase::Play, FLIP) => {
+                Some("it can play a card, and only a player who cannot may flip".into())
+            }
+            (Phase::Play, card) => self.play_reason(card as u8),
+        }
+    }
+
+    fn apply_unchecked(&mut self, action: Action) {
+        self.history.push(action);
+        let seat = self.current as usize;
+        match action {
+            FLIP => self.flip(seat),
+            RESPOND => self.bomb_answer(seat, true),
+            DECLINE => self.bomb_answer(seat, false),
+            card => self.play_card(seat, card as u8),
+        }
+        self.action_count += 1;
+        self.check_cap();
+    }
+
+    fn parse_action(text: &str) -> Option<Action> {
+        match text {
+            "flip" => Some(FLIP),
+            "respond 0" => Some(RESPOND),
+            "decline" => Some(DECLINE),
+            _ => text
+                .strip_prefix("play ")
+                .and_then(card_of)
+                .map(Action::from),
+        }
+    }
+
+    fn write_action(action: Action, out: &mut String) {
+        match action {
+            FLIP => out.push_str("flip"),
+            RESPOND => out.push_str("respond 0"),
+            DECLINE => out.push_str("decline"),
+            card => {
+                out.push_str("play ");
+                out.push_str(CODES[card as usize % KINDS]);
+            }
+        }
+    }
+
+    /// Lives left per seat; in team play each seat shows its team's lives.
+    fn scores(&self) -> Vec<i64> {
+        (0..self.n())
+            .map(|s| if self.params.team_play { self.team_lives[s % 2] } else { self.lives[s] } as i64)
+            .collect()
+    }
+
+    fn placements(&self) -> Option<Vec<u32>> {
+        let result = self.result.as_ref()?;
+        let mut placements = vec![0; self.n()];
+        let mut better = 0;
+        for group in &result.ranking {
+            for &s in group.as_slice() {
+                placements[s as usize] = 1 + better;
+            }
+            better += group.len as u32;
+        }
+        Some(placements)
+    }
+
+    fn observation(&self, seat: usize) -> Value {
+        let mut m = self.public_fields();
+        let sizes: Vec<u8> = self.hands[..self.n()].iter().map(|h| h.len).collect();
+        m.insert("seat".into(), json!(seat));
+        m.insert(
+            "hand".into(),
+            json!(Self::codes(self.hands[seat].as_slice())),
+        );
+        m.insert("hand_sizes".into(), json!(sizes));
+        m.insert("draw_size".into(), json!(self.draw.len));
+        m.insert(
+            "history".into(),
+            json!(Self::texts(&self.history[self.round_start..])),
+        );
+        Value::Object(m)
+    }
+
+    fn to_json(&self) -> Value {
+        let mut m = self.public_fields();
+        let hands: Vec<Vec<&str>> = self.hands[..self.n()]
+            .iter()
+            .map(|h| Self::codes(h.as_slice()))
+            .collect();
+        m.insert("rng".into(), json!(self.rng.state));
+        m.insert("hands".into(), json!(hands));
+        m.insert("draw_pile".into(), json!(self.draw_codes()));
+        m.insert("history".into(), json!(Self::texts(&self.history)));
+        m.insert("round_start".into(), json!(self.round_start));
+        Value::Object(m)
+    }
+
+    fn history(&self) -> &[Action] {
+        &self.history
+    }
+
+    const HAS_HEURISTIC: bool = true;
+
+    /// The strategy of `cardref.bots.heuristic.five_alive`: answer a Bomb with a
+    /// 0; go out when possible; Redeal a heavy hand; numbers high to low; then
+    /// the most harmful save (holding the Bomb while the hand is big).
+    fn heuristic_action(&self, _rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        buf.clear();
+        self.legal_actions(buf);
+        if buf.contains(&RESPOND) {
+            return RESPOND;
+        }
+        let plays: u32 = buf
+            .iter()
+            .filter(|&&a| a < KINDS as Action)
+            .fold(0, |set, &a| set | 1 << a);
+        if plays == 0 {
+            return buf[0];
+        }
+        let me = self.current as usize;
+        let hand = self.hands[me].len as usize;
+        if hand == 1 {
+            return plays.trailing_zeros() as Action;
+        }
+        if plays >> REDEAL & 1 == 1 {
+            let others: Vec<usize> = (0..self.n())
+                .filter(|&s| s != me && self.hands[s].len > 0)
+                .map(|s| self.hands[s].len as usize)
+                .collect();
+            if !others.is_empty()
+                && hand as f64 > others.iter().sum::<usize>() as f64 / others.len() as f64 + 2.0
+            {
+                return REDEAL as Action;
+            }
+        }
+        let numbers = plays & 0xFE;
+        if numbers != 0 {
+            return (31 - numbers.leading_zeros()) as Action;
+        }
+        let mut saves = plays;
+        if hand > 4 && plays.count_ones() > 1 {
+            saves &= !(1 << BOMB);
+        }
+        const PASS_KIND: u8 = 10;
+        const SAVE_ORDER: [u8; 11] = [
+            BOMB, SET21, D2, D1, SKIP, REV, PASS_KIND, SET10, SET0, 0, REDEAL,
+        ];
+        SAVE_ORDER
+            .iter()
+            .find(|&&k| saves >> k & 1 == 1)
+            .map_or(buf[0], |&k| k as Action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(players: i64, given: &[(&str, Param)]) -> Params {
+        Params::parse(
+            players,
+            given
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+        .unwrap()
+    }
+
+    fn game(players: i64) -> FiveAlive {
+        FiveAlive::new(
+            params(players, &[]),
+            0,
+            Some(&params(players, &[]).canonical_deck()),
+        )
+        .unwrap()
+    }
+
+    fn pile(codes: &[&str]) -> Pile {
+        let cards: Vec<u8> = codes.iter().map(|c| card_of(c).unwrap()).collect();
+        Pile::from_slice(&cards)
+    }
+
+    fn legal(g: &FiveAlive) -> Vec<String> {
+        let mut out = Vec::new();
+        g.legal_actions(&mut out);
+        out.into_iter().map(FiveAlive::action_text).collect()
+    }
+
+    #[test]
+    fn decks_have_77_and_75_cards() {
+        assert_eq!(params(2, &[]).deck_size(), 77);
+        assert_eq!(
+            params(2, &[("deck_profile", Param::Str("alt75".into()))]).deck_size(),
+            75
+        );
+    }
+
+    #[test]
+    fn cross_key_checks_reject_bad_configs() {
+        let bad = |players: i64, given: Vec<(&str, Param)>| {
+            Params::parse(
+                players,
+                given.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            )
+            .is_err()
+        };
+        assert!(bad(7, vec![]));
+        assert!(!bad(7, vec![("allow_seven_players", Param::Bool(true))]));
+        assert!(bad(3, vec![("team_play", Param::Bool(true))]));
+        assert!(bad(
+            4,
+            vec![
+                ("team_play", Param::Bool(true)),
+                ("sudden_death", Param::Bool(true))
+            ]
+        ));
+        assert!(bad(3, vec![("first_dealer", Param::Int(3))]));
+        assert!(bad(6, vec![("hand_size", Param::Int(13))]));
+        assert!(bad(2, vec![("lives", Param::Bool(true))]));
+    }
+
+    #[test]
+    fn explicit_deck_deals_from_the_dealers_left() {
+        let g = game(3);
+        // Canonical deck: eight 0s, eight 1s, ... Seat 1 is dealt first.
+        assert_eq!(
+            codes_of(&g.hands[1]),
+            ["0", "0", "0", "1", "1", "1", "2", "2", "3", "3"]
+        );
+        assert_eq!(g.current, 1);
+        assert_eq!(g.draw_codes().len(), 47);
+        assert_eq!(g.rng.state, 0, "an explicit deck uses no generator call");
+    }
+
+    fn codes_of(p: &Pile) -> Vec<&'static str> {
+        FiveAlive::codes(p.as_slice())
+    }
+
+    #[test]
+    fn only_a_player_who_cannot_play_flips() {
+        let mut g = game(3);
+        g.current = 0;
+        g.total = 19;
+        g.hands[0] = pile(&["3", "5", "7"]);
+        assert_eq!(legal(&g), ["flip"]);
+        g.hands[0] = pile(&["3", "0", "=21", "2"]);
+        assert_eq!(legal(&g), ["play 0", "play 2", "play =21"]);
+    }
+
+    #[test]
+    fn skip_with_two_players_gives_another_turn() {
+        let mut g = game(2);
+        g.current = 0;
+        g.hands[0] = pile(&["SKIP", "2"]);
+        g.apply_checked("play SKIP").unwrap();
+        assert_eq!(g.current, 0);
+    }
+
+    #[test]
+    fn rebuild_keeps_the_top_discard() {
+        let mut g = game(3);
+        g.draw = Pile::EMPTY;
+        g.discard = pile(&["5", "D2"]);
+        g.draw_card(1);
+        assert_eq!(codes_of(&g.discard), ["D2"]);
+        assert_eq!(*codes_of(&g.hands[1]).last().unwrap(), "5");
+        g.draw_card(2);
+        assert_eq!(g.hands[2].len, 10, "nothing left to draw");
+    }
+
+    #[test]
+    fn elimination_puts_the_hand_under_the_discards() {
+        let mut g = game(3);
+        g.lives[1] = 1;
+        g.hands[1] = pile(&["5", "6"]);
+        g.discard = pile(&["3"]);
+        let mut batch = Seats::default();
+        g.lose_life(1, &mut batch);
+        assert_eq!(codes_of(&g.discard), ["5", "6", "3"]);
+        assert_eq!(batch.as_slice(), [1]);
+    }
+
+    #[test]
+    fn actions_parse_canonically_only() {
+        for text in [
+            "play 0",
+            "play =21",
+            "play BOMB",
+            "flip",
+            "respond 0",
+            "decline",
+        ] {
+            assert_eq!(
+                FiveAlive::action_text(FiveAlive::parse_action(text).unwrap()),
+                text
+            );
+        }
+        for bad in [
+            "play 8",
+            "play bomb",
+            "Play 1",
+            "play  1",
+            "flip ",
+            "respond",
+            "play",
+        ] {
+            assert_eq!(FiveAlive::parse_action(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn random_games_end_and_round_trip() {
+        let p = params(4, &[("bomb_response", Param::Str("optional".into()))]);
+        let mut rng = SplitMix64::new(3);
+        let mut buf = Vec::new();
+        for seed in 0..20 {
+            let mut g = FiveAlive::new(p, seed, None).unwrap();
+            while !g.is_terminal() {
+                buf.clear();
+                g.legal_actions(&mut buf);
+                g.apply_unchecked(buf[rng.bounded(buf.len() as u64) as usize]);
+                assert!(g.total <= 21);
+            }
+            let back = FiveAlive::from_json(p, &g.to_json()).unwrap();
+            assert_eq!(back.to_json(), g.to_json());
+            assert!(g.placements().unwrap().contains(&1));
+        }
+    }
+}

@@ -1,0 +1,287 @@
+"""cardref.simulate, state.resample, Game.sample_states and the search bot."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+import cardref
+from cardref.bench import DEFAULT_PLAYERS
+from cardref.bench import main as bench_main
+from cardref.bots import BotLoadError, builtin_module
+
+#: Games with determinization (resample, sample_states) and so the search bot.
+NATIVE = ["take5"]
+#: Games with a native heuristic bot: every game.
+HEURISTIC = ["take5", "back_alley", "twenty_two", "hundred", "five_alive"]
+
+
+def test_every_game_has_a_native_heuristic():
+    assert sorted(HEURISTIC) == cardref.games()
+
+
+def _without_time(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k not in ("seconds", "threads")}
+
+
+@pytest.mark.parametrize("game_id", HEURISTIC)
+def test_same_seed_same_results_for_any_thread_count(game_id):
+    bots = ["random", "heuristic", "random", "heuristic"]
+    runs = [
+        cardref.simulate(game_id, players=4, games=24, bots=bots, seed=5, threads=t, records=True)
+        for t in (1, 2, 3, None)
+    ]
+    first = _without_time(runs[0])
+    for r in runs[1:]:
+        assert _without_time(r) == first
+    assert first["games"] == 24
+    assert first["actions"] == sum(len(rec["actions"]) for rec in first["records"])
+    assert [s["bot"] for s in first["seats"]] == bots
+
+
+@pytest.mark.parametrize("game_id", cardref.games())
+def test_random_bots_play_every_game_the_same_on_any_thread_count(game_id):
+    players = DEFAULT_PLAYERS[game_id]
+    runs = [
+        cardref.simulate(game_id, players=players, games=6, bots=["random"] * players, seed=2,
+                         threads=t, records=True)
+        for t in (1, 2)
+    ]
+    assert _without_time(runs[0]) == _without_time(runs[1])
+    reference = cardref.load(game_id, players, engine="reference")
+    for rec in runs[0]["records"]:
+        state = reference.new_state(seed=rec["seed"])
+        for action in rec["actions"]:
+            state.apply(action)
+        assert state.is_terminal()
+        assert state.scores() == rec["scores"]
+        assert state.placements() == rec["placements"]
+
+
+@pytest.mark.parametrize("game_id", [g for g in cardref.games() if g not in NATIVE])
+def test_games_without_determinization_say_so(game_id):
+    players = DEFAULT_PLAYERS[game_id]
+    with pytest.raises(cardref.InvalidStateError, match="no determinization"):
+        cardref.load(game_id, players).new_state(seed=0).resample(0, 0)
+    with pytest.raises(BotLoadError, match="does not play"):
+        builtin_module("search", game_id)
+
+
+@pytest.mark.parametrize("game_id", HEURISTIC)
+def test_records_replay_on_both_engines(game_id):
+    n = DEFAULT_PLAYERS[game_id]
+    result = cardref.simulate(game_id, players=n, games=3, bots=["heuristic"] * n,
+                              seed=9, records=True)
+    for rec in result["records"]:
+        for engine in ("rust", "reference"):
+            state = cardref.load(game_id, n, engine=engine).new_state(seed=rec["seed"])
+            for action in rec["actions"]:
+                state.apply(action)
+            assert state.is_terminal()
+            assert state.scores() == rec["scores"]
+            assert state.placements() == rec["placements"]
+
+
+@pytest.mark.parametrize("game_id", NATIVE)
+def test_per_seat_results_add_up(game_id):
+    result = cardref.simulate(game_id, players=4, games=50, bots=["random"] * 4,
+                              seed=1, records=True)
+    records = result["records"]
+    for seat, s in enumerate(result["seats"]):
+        assert s["wins"] == sum(r["placements"][seat] == 1 for r in records)
+        assert s["mean_placement"] == pytest.approx(
+            sum(r["placements"][seat] for r in records) / 50)
+        assert s["mean_score"] == pytest.approx(sum(r["scores"][seat] for r in records) / 50)
+    # Different seeds deal different games.
+    other = cardref.simulate(game_id, players=4, games=50, bots=["random"] * 4, seed=2)
+    assert other["actions"] != result["actions"] or other["seats"] != result["seats"]
+
+
+def test_native_heuristic_beats_random():
+    result = cardref.simulate("take5", players=4, games=300, bots=["heuristic", "random"] * 2,
+                              seed=3)
+    heur = [result["seats"][0], result["seats"][2]]
+    rand = [result["seats"][1], result["seats"][3]]
+    assert sum(s["mean_placement"] for s in heur) < sum(s["mean_placement"] for s in rand)
+
+
+@pytest.mark.parametrize("game_id", HEURISTIC)
+def test_native_heuristic_plays_like_the_python_heuristic(game_id):
+    """The native heuristic ports the Python bot's strategy: same choices."""
+    import importlib
+
+    bot = importlib.import_module(f"cardref.bots.heuristic.{game_id}").Bot()
+    result = cardref.simulate(game_id, players=4, games=3, bots=["heuristic"] * 4,
+                              seed=12, records=True)
+    for rec in result["records"]:
+        state = cardref.load(game_id, 4).new_state(seed=rec["seed"])
+        for action in rec["actions"]:
+            seat = state.current_player()
+            assert bot.act(state.observation(seat), state.legal_actions()) == action
+            state.apply(action)
+
+
+def test_bad_arguments_raise():
+    with pytest.raises(cardref.InvalidParamsError, match="one bot per seat"):
+        cardref.simulate("take5", players=4, games=1, bots=["random"] * 3)
+    with pytest.raises(cardref.InvalidParamsError, match="unknown native bot"):
+        cardref.simulate("take5", players=2, games=1, bots=["random", "clever"])
+    with pytest.raises(cardref.InvalidParamsError, match="threads"):
+        cardref.simulate("take5", players=2, games=1, bots=["random"] * 2, threads=0)
+    with pytest.raises(cardref.InvalidSeedError):
+        cardref.simulate("take5", players=2, games=1, bots=["random"] * 2, seed=-1)
+    with pytest.raises(cardref.UnknownGameError):
+        cardref.simulate("chess", players=2, games=1, bots=["random"] * 2)
+
+
+def test_variant_keys_reach_the_games():
+    short = cardref.simulate("take5", players=3, games=20, bots=["random"] * 3, round_limit=1,
+                             records=True)
+    assert all(len(r["actions"]) <= 3 * 10 + 10 for r in short["records"])
+    with pytest.raises(cardref.InvalidParamsError):
+        cardref.simulate("take5", players=3, games=1, bots=["random"] * 3, colour="red")
+
+
+def _cards_in_take5(state_json: str) -> Counter:
+    v = json.loads(state_json)
+    cards = Counter()
+    for hand in v["hands"]:
+        cards.update(hand)
+    cards.update(c for c in v["committed"] if c is not None)
+    for row in v["rows"]:
+        cards.update(row)
+    for pile in v["piles"]:
+        cards.update(pile)
+    cards.update(v["unused"])
+    if v["phase"] == "choose_row":
+        cards.update(c for c, _ in v["revealed"][v["next_to_place"]:])
+    return cards
+
+
+def _walk(game_id: str, players: int, seed: int, steps: int):
+    """States along one random game (heuristic and random moves mixed)."""
+    game = cardref.load(game_id, players)
+    state = game.new_state(seed=seed)
+    rec = cardref.simulate(game_id, players=players, games=1, bots=["heuristic"] * players,
+                           seed=seed, records=True)["records"][0]
+    state = game.new_state(seed=rec["seed"])
+    yield state.clone()
+    for action in rec["actions"][:steps]:
+        state.apply(action)
+        yield state.clone()
+
+
+@pytest.mark.parametrize("game_id", NATIVE)
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_resample_keeps_what_the_seat_knows(game_id, players):
+    game = cardref.load(game_id, players)
+    for state in _walk(game_id, players, seed=players, steps=60):
+        cards = _cards_in_take5(state.to_json())
+        for seat in range(players):
+            a, b = state.resample(seat, 1), state.resample(seat, 2)
+            for r in (a, b):
+                assert r.observation(seat) == state.observation(seat)
+                assert r.current_player() == state.current_player()
+                if state.current_player() == seat:
+                    assert r.legal_actions() == state.legal_actions()
+                assert _cards_in_take5(r.to_json()) == cards
+                # A consistent state: it reloads on both engines.
+                assert game.state_from_json(r.to_json()).to_json() == r.to_json()
+                ref = cardref.load(game_id, players, engine="reference")
+                assert ref.state_from_json(r.to_json()).to_json() == r.to_json()
+            if not state.is_terminal():
+                assert a.to_json() != b.to_json()
+            assert state.resample(seat, 1).to_json() == a.to_json()
+
+
+def test_resample_varies_every_hidden_hand():
+    state = cardref.load("take5", 4).new_state(seed=3)
+    seen = [set() for _ in range(4)]
+    for seed in range(20):
+        hands = json.loads(state.resample(0, seed).to_json())["hands"]
+        for s in range(4):
+            seen[s].add(tuple(hands[s]))
+    assert len(seen[0]) == 1
+    assert all(len(seen[s]) == 20 for s in (1, 2, 3))
+
+
+@pytest.mark.parametrize("game_id", NATIVE)
+def test_sample_states_from_an_observation(game_id):
+    game = cardref.load(game_id, 4)
+    for state in _walk(game_id, 4, seed=8, steps=50):
+        for seat in range(4):
+            obs = state.observation(seat)
+            samples = game.sample_states(obs, 4, seed=seat)
+            assert len(samples) == 4
+            assert len({s.to_json() for s in samples}) == 4
+            for s in samples:
+                assert s.observation(seat) == obs
+                if state.current_player() == seat:
+                    assert s.legal_actions() == state.legal_actions()
+
+
+def test_sample_states_rejects_another_games_observation():
+    obs = cardref.load("take5", 4).new_state(seed=1).observation(0)
+    with pytest.raises(cardref.InvalidStateError):
+        cardref.load("take5", 3).sample_states(obs, 1)
+    with pytest.raises(cardref.InvalidStateError):
+        cardref.load("take5", 4).sample_states({"game": "take5"}, 1)
+
+
+def test_search_bot_is_a_builtin_and_plays_legally():
+    assert builtin_module("search", "take5") == "cardref.bots.search"
+    with pytest.raises(BotLoadError, match="unknown built-in"):
+        builtin_module("oracle", "take5")
+    from cardref.bots.search import Bot
+
+    state = cardref.load("take5", 3).new_state(seed=4)
+    bots = [Bot() for _ in range(3)]
+    for seat, bot in enumerate(bots):
+        bot.start({"game": "take5", "players": 3, "params": {}, "seed": seat, "seat": seat})
+    for _ in range(40):
+        seat = state.current_player()
+        legal = state.legal_actions()
+        action = bots[seat].act(state.observation(seat), legal)
+        assert action in legal
+        state.apply(action)
+
+
+def test_search_is_deterministic_given_its_seed():
+    game = cardref.load("take5", 4)
+    obs = game.new_state(seed=5).observation(2)
+    assert game.search_action(obs, 8, 3) == game.search_action(obs, 8, 3)
+
+
+def test_native_search_beats_the_heuristic():
+    result = cardref.simulate("take5", players=4, games=24, bots=["search", "heuristic"] * 2,
+                              seed=4)
+    search = result["seats"][0]["mean_score"] + result["seats"][2]["mean_score"]
+    heur = result["seats"][1]["mean_score"] + result["seats"][3]["mean_score"]
+    assert search < heur  # Take 5: fewer bullheads is better
+
+
+def test_state_size_is_reported():
+    assert 100 < cardref.load("take5", 4).state_size() < 4096
+
+
+def test_bench_prints_every_column(capsys):
+    assert bench_main(["take5", "--seconds", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "threads" in out and "state" in out and "take5" in out
+
+
+@pytest.mark.parametrize("variant", [{"deck": "tactics"},
+                                     {"too_low_choice": "auto_fewest_heads", "end_score": 20}])
+def test_determinization_under_take5_variants(variant):
+    game = cardref.load("take5", 3, **variant)
+    rec = cardref.simulate("take5", players=3, games=1, bots=["search", "heuristic", "random"],
+                           records=True, **variant)["records"][0]
+    state = game.new_state(seed=rec["seed"])
+    for i, action in enumerate(rec["actions"][:40]):
+        for seat in range(3):
+            obs = state.observation(seat)
+            assert all(s.observation(seat) == obs for s in game.sample_states(obs, 2, i))
+            assert state.resample(seat, i).observation(seat) == obs
+        state.apply(action)
