@@ -145,3 +145,23 @@ def test_observation_of_a_missing_seat_is_an_error(engine: str) -> None:
     state = cardref.load("take5", players=2, engine=engine).new_state(seed=0)
     with pytest.raises(ValueError, match="seat"):
         state.observation(2)
+    with pytest.raises(ValueError, match="seat"):
+        state.observation_json(2)
+
+
+@pytest.mark.parametrize("game_id", cardref.games())
+def test_observation_json_is_the_observation_as_canonical_text(game_id: str) -> None:
+    """The text a bot process is sent: the same data, one spelling on both engines."""
+    players = 5 if game_id == "hundred" else 4
+    rust = cardref.load(game_id, players).new_state(seed=3)
+    ref = cardref.load(game_id, players, engine="reference").new_state(seed=3)
+    for _ in range(25):
+        if rust.is_terminal():
+            break
+        for seat in range(players):
+            text = rust.observation_json(seat)
+            assert json.loads(text) == rust.observation(seat)
+            assert text == ref.observation_json(seat)
+        action = rust.legal_actions()[len(rust.legal_actions()) // 2]
+        rust.apply(action)
+        ref.apply(action)

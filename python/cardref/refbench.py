@@ -1,11 +1,12 @@
 """``cardref bench --referee``: the referee's overhead per decision.
 
-It records the decisions of a few random games (each seat's observation and
-legal actions), then replays them to one bot three ways and times each
-decision: (a) calling the bot's ``act`` directly, (b) through the referee's
+It records the decisions of a few random games (the state, the seat to act
+and its legal actions), then replays them to one bot three ways and times
+each decision, the seat's view of the state included: (a) calling the bot's
+``act`` directly with ``state.observation(seat)``, (b) through the referee's
 in-process seat (the SIGALRM guard), and (c) through a confined bot process
-(``sandbox.BotProcess``: the JSON line out, the SDK's parse and reply, the
-line back). The bot is the built-in random bot, whose own work is a single
+(``sandbox.BotProcess``: the observation's JSON text from the engine spliced
+into the request line, the SDK's parse and reply, the line back). The bot is the built-in random bot, whose own work is a single
 ``random.choice``, so (b) − (a) and (c) − (a) are the referee's overhead. A
 measurement, never a pass/fail test; the target for (c) is under 50 µs.
 """
@@ -29,10 +30,10 @@ from .tournament.runner import InProcessSeat, ProcessSeat
 from .tournament.sandbox import Limits
 
 
-def decisions(game_id: str, players: int, count: int, seed: int) -> list[tuple[Any, list]]:
-    """(observation, legal actions) of ``count`` decisions of random games."""
+def decisions(game_id: str, players: int, count: int, seed: int) -> list[tuple[Any, int, list]]:
+    """(state, seat to act, legal actions) of ``count`` decisions of random games."""
     game = cardref.load(game_id, players)
-    out: list[tuple[Any, list]] = []
+    out: list[tuple[Any, int, list]] = []
     import random
 
     pick = random.Random(seed)
@@ -41,7 +42,7 @@ def decisions(game_id: str, players: int, count: int, seed: int) -> list[tuple[A
         while not state.is_terminal() and len(out) < count:
             seat = state.current_player()
             legal = list(state.legal_actions())
-            out.append((state.observation(seat), legal))
+            out.append((state.clone(), seat, legal))
             state.apply(pick.choice(legal))
     return out
 
@@ -58,15 +59,16 @@ def _cpu_of(pid: Optional[int]) -> float:
         return float("nan")
 
 
-def _time(act: Callable[[Any, list], Any], recorded: list[tuple[Any, list]], rounds: int,
-          pid: Optional[int] = None) -> tuple[float, float, float]:
+def _time(act: Callable[[Any, int, list], Any], recorded: list[tuple[Any, int, list]],
+          rounds: int, pid: Optional[int] = None) -> tuple[float, float, float]:
     """Medians over ``rounds`` of the wall-clock seconds, the referee's CPU
-    seconds and the bot process's CPU seconds, per decision."""
+    seconds and the bot process's CPU seconds, per decision (each decision
+    includes taking the seat's view of the state)."""
     wall, mine, theirs = [], [], []
     for _ in range(rounds):
         began, cpu, other = time.perf_counter(), time.process_time(), _cpu_of(pid)
-        for observation, legal in recorded:
-            act(observation, legal)
+        for state, seat, legal in recorded:
+            act(state, seat, legal)
         wall.append((time.perf_counter() - began) / len(recorded))
         mine.append((time.process_time() - cpu) / len(recorded))
         theirs.append((_cpu_of(pid) - other) / len(recorded))
@@ -88,10 +90,11 @@ def measure(game_id: str, players: int, count: int, rounds: int,
     try:
         outside.start(info, 30.0)
         return {
-            "direct": _time(bot.act, recorded, rounds),
-            "inprocess": _time(lambda o, a: inside.act(o, a, 10.0), recorded, rounds),
-            "process": _time(lambda o, a: outside.act(o, a, 10.0), recorded, rounds,
-                             outside.process.process.pid),
+            "direct": _time(lambda s, p, a: bot.act(s.observation(p), a), recorded, rounds),
+            "inprocess": _time(lambda s, p, a: inside.act(inside.view(s, p), a, 10.0),
+                               recorded, rounds),
+            "process": _time(lambda s, p, a: outside.act(outside.view(s, p), a, 10.0),
+                             recorded, rounds, outside.process.process.pid),
         }
     finally:
         outside.close()

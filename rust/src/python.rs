@@ -121,6 +121,17 @@ fn check_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         .collect()
 }
 
+/// A `seat` argument names an existing seat.
+fn check_seat(seat: usize, players: usize) -> PyResult<()> {
+    if seat >= players {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "seat {seat} does not exist; seats are 0 to {}",
+            players - 1
+        )));
+    }
+    Ok(())
+}
+
 fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
     Ok(match value {
         Value::Null => py.None().into_bound(py),
@@ -430,14 +441,15 @@ impl PyState {
     }
 
     fn observation<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyAny>> {
-        let players = self.state.scores().len();
-        if seat >= players {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "seat {seat} does not exist; seats are 0 to {}",
-                players - 1
-            )));
-        }
+        check_seat(seat, self.state.scores().len())?;
         to_py(py, &self.state.observation(seat))
+    }
+
+    /// The observation as canonical JSON text (sorted keys, no spaces): what a
+    /// bot process is sent, without building Python objects first.
+    fn observation_json(&self, seat: usize) -> PyResult<String> {
+        check_seat(seat, self.state.scores().len())?;
+        Ok(self.state.observation(seat).to_string())
     }
 
     fn history(&self) -> Vec<String> {

@@ -192,7 +192,8 @@ def test_a_bot_cannot_see_the_state_the_referee_or_other_processes(workspace, ma
     monkeypatch.setenv("CARDREF_TEST_SECRET", "the deck is 1 2 3")
     results = workspace / "hostile.sqlite"
     (workspace / "bots" / "spy.py").write_text(f"RESULTS = {str(results)!r}\n" + SPY)
-    for game in _play(workspace, make_config, 'path = "bots/spy.py"', ""):
+    # The spy's searching is slow on a busy machine: it must not time out instead.
+    for game in _play(workspace, make_config, 'path = "bots/spy.py"', "decision_seconds = 5"):
         _check_honest(game)
         seat = game["seating"].index("hostile")
         assert game["statuses"][seat] == "ok", game["messages"][seat]

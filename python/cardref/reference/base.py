@@ -61,6 +61,10 @@ class ReferenceState(ABC):
     def observation(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` may know."""
 
+    def observation_json(self, seat: int) -> str:
+        """The observation as canonical JSON text, as a bot process is sent it."""
+        return canonical_json(self.observation(seat))
+
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-shaped data (see the game's docs)."""

@@ -186,6 +186,11 @@ class InProcessSeat:
         except (Exception, SystemExit) as e:  # a bot's sys.exit() too
             raise BotFailure("error", f"start: {type(e).__name__}: {e}") from None
 
+    @staticmethod
+    def view(state: Any, seat: int) -> Any:
+        """What ``act`` is given of the state: the observation as Python data."""
+        return state.observation(seat)
+
     def act(self, observation: Any, legal: list[str], seconds: float) -> str:
         try:
             with _Alarm(2 * seconds + 1.0):
@@ -220,9 +225,16 @@ class ProcessSeat:
     def start(self, info: dict[str, Any], seconds: float) -> None:
         self.process.request({"type": "hello", "protocol": 1, **info}, seconds, "ready")
 
-    def act(self, observation: Any, legal: list[str], seconds: float) -> str:
-        reply = self.process.request(
-            {"type": "act", "observation": observation, "legal": legal}, seconds, "action")
+    @staticmethod
+    def view(state: Any, seat: int) -> str:
+        """What ``act`` is given of the state: the observation as JSON text,
+        spliced into the request as it is (no Python objects in between)."""
+        return state.observation_json(seat)
+
+    def act(self, observation: str, legal: list[str], seconds: float) -> str:
+        message = (f'{{"type":"act","observation":{observation},'
+                   f'"legal":{json.dumps(legal, separators=(",", ":"))}}}')
+        reply = self.process.request_text(message, seconds, "action")
         action = reply.get("action")
         if not isinstance(action, str):
             self.process.kill()
@@ -300,7 +312,8 @@ def play_game(setup: TableSetup, game: ScheduledGame,
                 started = time.perf_counter()
                 try:
                     try:
-                        action = seats[seat].act(state.observation(seat), list(legal), allowed)
+                        bot = seats[seat]
+                        action = bot.act(bot.view(state, seat), list(legal), allowed)
                     finally:
                         seconds = time.perf_counter() - started
                     bank[seat] -= max(0.0, seconds - limit)

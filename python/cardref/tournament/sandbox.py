@@ -152,9 +152,13 @@ class BotProcess:
 
         Raises BotFailure for anything else; the process is then killed.
         """
+        return self.request_text(json.dumps(message, separators=(",", ":")), seconds, kind)
+
+    def request_text(self, message: str, seconds: float, kind: str) -> dict[str, Any]:
+        """``request`` for a message already encoded as one line of JSON text."""
         deadline = time.perf_counter() + seconds
         try:
-            self._send(json.dumps(message, separators=(",", ":")).encode() + b"\n", deadline)
+            self._send(message.encode() + b"\n", deadline)
             line = self._line(deadline, seconds)
             try:
                 reply = json.loads(line)
