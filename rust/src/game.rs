@@ -152,6 +152,13 @@ pub trait Rules: Clone {
         })
     }
 
+    /// The actions the search bot plays out, pruned in place from `legal` (all
+    /// legal actions, in order) when a game has too many to try each in every
+    /// sample. Default: all of them.
+    fn search_candidates(&self, legal: &mut Vec<Action>) {
+        let _ = legal;
+    }
+
     /// The search bot's rollout horizon and value: `None` while the rollout
     /// should go on from `start`, else how good the outcome is for `seat`
     /// (higher is better). Default: play to the end, value by placement.

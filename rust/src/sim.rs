@@ -149,6 +149,7 @@ pub fn search_action<G: Rules>(
 ) -> Result<Action, Error> {
     let mut legal = Vec::new();
     state.legal_actions(&mut legal);
+    state.search_candidates(&mut legal);
     if legal.len() == 1 {
         return Ok(legal[0]);
     }
