@@ -6,9 +6,10 @@ each decision, the seat's view of the state included: (a) calling the bot's
 ``act`` directly with ``state.observation(seat)``, (b) through the referee's
 in-process seat (the SIGALRM guard), and (c) through a confined bot process
 (``sandbox.BotProcess``: the observation's JSON text from the engine spliced
-into the request line, the SDK's parse and reply, the line back). The bot is the built-in random bot, whose own work is a single
-``random.choice``, so (b) − (a) and (c) − (a) are the referee's overhead. A
-measurement, never a pass/fail test; the target for (c) is under 50 µs.
+into the request line, the SDK's parse and reply, the line back). The bot is
+the built-in random bot, whose own work is a single ``random.choice``, so
+(b) − (a) and (c) − (a) are the referee's overhead. A measurement, never a
+pass/fail test; the target for (c) is under 50 µs.
 """
 
 from __future__ import annotations
