@@ -8,17 +8,47 @@ use crate::sim::{self, Bot, SearchParams};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Action codes below this get their Python string cached.
+/// Action codes below this are cached in a table indexed by code; larger
+/// ones (card sets, as in Twenty-Two) in a map of at most this many entries.
 const CACHED_CODES: usize = 1 << 16;
 
 /// Python strings of action codes, made once per game configuration and shared
 /// by its states, so `legal_actions()` hands out existing strings instead of
 /// formatting new ones at every step.
 #[derive(Default)]
-struct ActionTexts(Mutex<Vec<Option<Py<PyString>>>>);
+struct ActionTexts(Mutex<TextCache>);
+
+#[derive(Default)]
+struct TextCache {
+    small: Vec<Option<Py<PyString>>>,
+    large: HashMap<Action, Py<PyString>>,
+}
+
+impl TextCache {
+    fn get<'py>(
+        &mut self,
+        py: Python<'py>,
+        state: &AnyState,
+        code: Action,
+    ) -> Bound<'py, PyString> {
+        let make = || PyString::new(py, &state.action_text(code)).unbind();
+        let slot = code as usize;
+        if slot < CACHED_CODES {
+            if self.small.len() <= slot {
+                self.small.resize_with(slot + 1, || None);
+            }
+            return self.small[slot].get_or_insert_with(make).bind(py).clone();
+        }
+        if self.large.len() >= CACHED_CODES && !self.large.contains_key(&code) {
+            self.large.clear(); // a bounded cache: start over rather than grow
+        }
+        self.large.entry(code).or_insert_with(make).bind(py).clone()
+    }
+}
 
 impl ActionTexts {
     fn list<'py>(
@@ -31,20 +61,7 @@ impl ActionTexts {
             .0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let items = codes.iter().map(|&code| {
-            let slot = code as usize;
-            if slot >= CACHED_CODES {
-                return PyString::new(py, &state.action_text(code));
-            }
-            if cache.len() <= slot {
-                cache.resize_with(slot + 1, || None);
-            }
-            cache[slot]
-                .get_or_insert_with(|| PyString::new(py, &state.action_text(code)).unbind())
-                .bind(py)
-                .clone()
-        });
-        PyList::new(py, items)
+        PyList::new(py, codes.iter().map(|&code| cache.get(py, state, code)))
     }
 }
 
