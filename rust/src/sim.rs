@@ -9,6 +9,7 @@
 use crate::game::{Action, Error, Rules};
 use crate::games::Config;
 use crate::rng::SplitMix64;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A native bot.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -234,7 +235,8 @@ pub fn default_threads() -> usize {
 }
 
 /// Plays `games` complete games of `config` with native bots (one per seat),
-/// on `threads` threads (each takes a contiguous range of game indices).
+/// on `threads` threads. Game `i` is dealt from `game_seed(seed, i)` whichever
+/// thread plays it, so the results do not depend on the thread count.
 pub fn simulate(
     config: &Config,
     bots: &[Bot],
@@ -257,22 +259,33 @@ pub fn simulate(
         });
     }
     let threads = (threads.max(1) as u64).min(games.max(1));
-    let chunk = games.div_ceil(threads);
-    let parts: Vec<Result<Totals, Error>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let range = (t * chunk).min(games)..((t + 1) * chunk).min(games);
-                scope.spawn(move || play_range(config, bots, seed, range, records))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a simulation thread panicked"))
-            .collect()
-    });
+    // Threads take small chunks of game indices from a shared counter, so one
+    // that is slowed down (long games, a busy core) does not hold up the rest.
+    let chunk = (games / (threads * 64)).clamp(1, 1024);
+    let next = AtomicU64::new(0);
+    let worker = || -> Result<Vec<(u64, Totals)>, Error> {
+        let mut done = Vec::new();
+        loop {
+            let start = next.fetch_add(chunk, Ordering::Relaxed);
+            if start >= games {
+                return Ok(done);
+            }
+            let range = start..(start + chunk).min(games);
+            done.push((start, play_range(config, bots, seed, range, records)?));
+        }
+    };
+    let mut parts: Vec<(u64, Totals)> = Vec::new();
+    std::thread::scope(|scope| -> Result<(), Error> {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
+        for h in handles {
+            parts.extend(h.join().expect("a simulation thread panicked")?);
+        }
+        Ok(())
+    })?;
+    parts.sort_unstable_by_key(|&(start, _)| start); // records in game order
     let mut totals = Totals::new(n);
-    for part in parts {
-        totals.add(part?);
+    for (_, part) in parts {
+        totals.add(part);
     }
     Ok(totals)
 }
