@@ -1106,10 +1106,9 @@ impl Rules for Hundred {
                 first_ace = first_ace.or(Some(a));
                 continue;
             }
-            let code = card_code(a as u8);
-            let after = self.heuristic_value_after(&code, value);
+            let after = self.heuristic_value_after(a as u8, value);
             if after <= LIMIT {
-                let score = after as f64 / 10.0 - 3.0 * rescue_value(&code) as f64;
+                let score = after as f64 / 10.0 - 3.0 * rescue_value(a as u8) as f64;
                 if best.is_none_or(|(b, _)| score > b) {
                     best = Some((score, a));
                 }
@@ -1126,55 +1125,47 @@ impl Rules for Hundred {
             }
             let keeps = others
                 .iter()
-                .any(|&c| self.heuristic_value_after(&card_code(c), 100) <= LIMIT);
+                .any(|&c| self.heuristic_value_after(c, 100) <= LIMIT);
             let x: Action = if keeps { 100 } else { 0 };
             return card as Action + (x + 1) * VALUE_STEP;
         }
         let mut texts: Vec<(i64, String, Action)> = buf
             .iter()
             .filter(|&&a| a < VALUE_STEP)
-            .map(|&a| (rescue_value(&card_code(a as u8)), Self::action_text(a), a))
+            .map(|&a| (rescue_value(a as u8), Self::action_text(a), a))
             .collect();
         texts.sort();
         texts.first().map_or(buf[0], |t| t.2)
     }
 }
 
-/// The heuristic bot's worth of keeping a card: the higher, the later it is played.
-fn rescue_value(code: &str) -> i64 {
-    let rank = &code[..code.len() - 1];
-    match code {
-        "QH" => 7,
-        "5H" | "5D" => 4,
-        _ => match rank {
-            "A" => 10,
-            "K" | "4" => 6,
-            "J" => 5,
-            "10" => 3,
-            _ => 0,
-        },
+/// The heuristic bot's worth of keeping card `c`: the higher, the later it is played.
+fn rescue_value(c: u8) -> i64 {
+    match (rank(c), suit(c)) {
+        (RQ, HEARTS) => 7,
+        (R5, HEARTS | DIAMONDS) => 4,
+        (RA, _) => 10,
+        (RK | R4, _) => 6,
+        (RJ, _) => 5,
+        (R10, _) => 3,
+        _ => 0,
     }
 }
 
 impl Hundred {
-    /// The heuristic bot's estimate of the value after `code` (an ace that sets
-    /// a value counts as keeping it).
-    fn heuristic_value_after(&self, code: &str, value: i64) -> i64 {
-        let rank = &code[..code.len() - 1];
-        if code == "2S" {
-            return 2 * value;
-        }
-        if (code == "AH" || code == "AD") && self.params.red_ace == RedAce::One {
-            return value + 1;
-        }
-        match rank {
-            "4" | "K" | "A" => value,
-            _ if code == "5H" || code == "5D" => value - 5,
-            "J" => value - 10,
-            "10" => 100,
-            _ if code == "QH" => 0,
-            "Q" => value + 10,
-            _ => value + rank.parse::<i64>().unwrap_or(0),
+    /// The heuristic bot's estimate of the value after card `c` (an ace that
+    /// sets a value counts as keeping it; no floor at 0).
+    fn heuristic_value_after(&self, c: u8, value: i64) -> i64 {
+        match (rank(c), suit(c)) {
+            (0, SPADES) => 2 * value,
+            (RA, HEARTS | DIAMONDS) if self.params.red_ace == RedAce::One => value + 1,
+            (R4 | RK | RA, _) => value,
+            (R5, HEARTS | DIAMONDS) => value - 5,
+            (RJ, _) => value - 10,
+            (R10, _) => LIMIT,
+            (RQ, HEARTS) => 0,
+            (RQ, _) => value + 10,
+            (r, _) => value + r as i64 + 2,
         }
     }
 }
