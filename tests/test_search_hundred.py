@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import cardref
+from cardref.bots import builtin_module
 from cardref.bots.heuristic.hundred import value_after
 
 VARIANTS: list[tuple[int, dict[str, Any]]] = [
@@ -135,3 +136,20 @@ def test_sampled_states_keep_the_recent_actions():
             assert data["history"][len(data["history"]) - len(obs["recent"]):] == [
                 a for _, a in obs["recent"]]
 
+
+def test_the_search_bot_plays_100_legally():
+    assert builtin_module("search", "hundred") == "cardref.bots.search"
+    from cardref.bots.search import Bot
+
+    state = cardref.load("hundred", 3).new_state(seed=4)
+    bots = [Bot() for _ in range(3)]
+    for seat, bot in enumerate(bots):
+        bot.start({"game": "hundred", "players": 3, "params": {}, "seed": seat, "seat": seat})
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        legal = state.legal_actions()
+        action = bots[seat].act(state.observation(seat), legal)
+        assert action in legal
+        state.apply(action)
