@@ -123,8 +123,9 @@ def test_a_forced_bust_shows_that_the_busters_other_cards_bust(seed):
     assert seen > 0
 
 
-def test_sampled_states_keep_the_recent_actions():
+def test_sampled_states_keep_the_recent_actions_and_reload():
     game = cardref.load("hundred", 5)
+    reference = cardref.load("hundred", 5, engine="reference")
     for step, (state, _) in enumerate(_states(5, {}, seed=2)):
         if step % 25:
             continue
@@ -132,6 +133,7 @@ def test_sampled_states_keep_the_recent_actions():
         for s in game.sample_states(obs, 3, seed=step):
             data = json.loads(s.to_json())
             assert s.observation(step % 5) == obs
+            assert reference.state_from_json(s.to_json()).to_json() == s.to_json()
             assert len(data["history"]) == obs["action_count"]
             assert data["history"][len(data["history"]) - len(obs["recent"]):] == [
                 a for _, a in obs["recent"]]
