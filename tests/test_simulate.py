@@ -151,9 +151,18 @@ def _cards(game_id: str, state_json: str) -> Counter:
 
 
 def _table_sizes(game_id: str) -> list[int]:
-    """The smallest, a middle and the largest table the test kit plays."""
-    sizes = kit(game_id).PLAYERS
+    """The smallest, a middle and the largest table the test kit plays with the
+    default variant (100 allows 2 seats only with ``allow_two_players``)."""
+    sizes = [n for n in kit(game_id).PLAYERS if _default_allows(game_id, n)]
     return sorted({sizes[0], sizes[len(sizes) // 2], sizes[-1]})
+
+
+def _default_allows(game_id: str, players: int) -> bool:
+    try:
+        cardref.load(game_id, players)
+    except cardref.InvalidParamsError:
+        return False
+    return True
 
 
 def _walk(game_id: str, players: int, seed: int, steps: int):

@@ -35,6 +35,15 @@ const LIMIT: i64 = 100;
 /// here so that doubling a negative value stays finite (HU-22).
 pub const NEGATIVE_FLOOR: i64 = -1_000_000_000;
 const VALUE_STEP: Action = 64;
+/// The values the search bot tries for a value-choosing ace.
+const ACE_TRIES: [Action; 13] = [0, 50, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100];
+
+/// What a card that can never bust is worth to the search bot at the end of
+/// a rollout, in chips.
+const RESCUE_WORTH: f64 = 0.2;
+
+/// `slot_bust` of a slot that was never held through a forced bust.
+const NO_BUST: u8 = u8::MAX;
 
 // ---------------------------------------------------------------------------
 // §2 Cards
@@ -329,6 +338,18 @@ pub struct Hundred {
     /// `hand_size` cards, and `hand_size·n < 52·decks` (§8) makes them all fit.
     hands: [u8; MAX_CARDS],
     hand_len: [u8; MAX_PLAYERS],
+    /// Per hand slot, what every seat has seen that constrains its card (for
+    /// [`Rules::resample`]): the stock generation it was received from
+    /// (`generation` at the time) ...
+    slot_gen: [u8; MAX_CARDS],
+    /// ... and, if it was held through a forced bust, the lowest value at which
+    /// that happened ([`NO_BUST`] otherwise): the card busts at that value.
+    slot_bust: [u8; MAX_CARDS],
+    /// The stock's generation: +1 at each deal, and at each rebuild of a
+    /// one-deck stock (with two decks a played code may come from either
+    /// generation, so rebuilds are not told apart). Not in the JSON: a loaded
+    /// state has every slot in the stock's generation and unconstrained.
+    generation: u8,
     /// The stock with its top card last.
     stock: [u8; MAX_CARDS],
     stock_len: u8,
@@ -363,6 +384,9 @@ impl Hundred {
             chips: [0; MAX_PLAYERS],
             hands: [0; MAX_CARDS],
             hand_len: [0; MAX_PLAYERS],
+            slot_gen: [0; MAX_CARDS],
+            slot_bust: [NO_BUST; MAX_CARDS],
+            generation: 0,
             stock: [0; MAX_CARDS],
             stock_len: 0,
             pile: [0; MAX_CARDS],
@@ -433,6 +457,7 @@ impl Hundred {
 
     /// §4.4: one card at a time from left of the dealer, over active seats.
     fn deal(&mut self, deck: &[u8]) {
+        self.generation = self.generation.wrapping_add(1);
         self.dir = 1;
         self.value = 0;
         self.pile_len = 0;
@@ -482,7 +507,13 @@ impl Hundred {
         let seat = self.current as usize;
         let c = (action % VALUE_STEP) as u8;
         self.remember(seat, action);
+        let forced_bust = action < VALUE_STEP
+            && !self.params.allow_voluntary_bust
+            && self.params.new_value(c, self.value) > LIMIT;
         self.remove_from_hand(seat, c);
+        if forced_bust {
+            self.mark_bust(seat);
+        }
         self.pile[self.pile_len as usize] = c;
         self.pile_len += 1;
         if rank(c) == R4 {
@@ -529,9 +560,59 @@ impl Hundred {
         let len = self.hand_len[seat] as usize;
         let start = seat * self.params.hand_size;
         if let Some(i) = self.hands[start..start + len].iter().position(|&x| x == c) {
-            self.hands
-                .copy_within(start + i + 1..start + len, start + i);
+            self.forget_ambiguous_busts(start..start + len, start + i, c);
+            let (from, to) = (start + i + 1..start + len, start + i);
+            self.hands.copy_within(from.clone(), to);
+            self.slot_gen.copy_within(from.clone(), to);
+            self.slot_bust.copy_within(from, to);
             self.hand_len[seat] -= 1;
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // What a play shows about the hidden cards (for `resample`)
+    // -----------------------------------------------------------------------
+
+    /// Whether `c` can never bust (§6.1): it sets, keeps or lowers the value.
+    fn never_busts(&self, c: u8) -> bool {
+        self.params.chooses_value(c) || self.params.new_value(c, LIMIT) <= LIMIT
+    }
+
+    /// Whether `c` busts at value `v` (a value-choosing ace never does).
+    fn busts_at(&self, c: u8, v: u8) -> bool {
+        v != NO_BUST && !self.params.chooses_value(c) && self.params.new_value(c, v as i64) > LIMIT
+    }
+
+    /// A forced bust (HU-6) shows that every other card of the hand busts too.
+    fn mark_bust(&mut self, seat: usize) {
+        let v = self.value.clamp(0, LIMIT) as u8;
+        let start = seat * self.params.hand_size;
+        for b in &mut self.slot_bust[start..start + self.hand_len[seat] as usize] {
+            *b = (*b).min(v);
+        }
+    }
+
+    /// Before the card in slot `played` leaves the hand: the other seats see
+    /// the code, not the slot. If the slots it could have come from (same
+    /// generation, and a bust constraint it meets) carry different bust
+    /// constraints, which one is left is not known to them: those slots keep
+    /// only the weakest of the constraints.
+    fn forget_ambiguous_busts(&mut self, hand: std::ops::Range<usize>, played: usize, c: u8) {
+        let gen = self.slot_gen[played];
+        let could = |g: &Self, i: usize| {
+            g.slot_gen[i] == gen && (g.slot_bust[i] == NO_BUST || g.busts_at(c, g.slot_bust[i]))
+        };
+        let (mut low, mut high) = (NO_BUST, 0u8);
+        for i in hand.clone().filter(|&i| could(self, i)) {
+            low = low.min(self.slot_bust[i]);
+            high = high.max(self.slot_bust[i]);
+        }
+        if low != high {
+            for i in hand {
+                if could(self, i) {
+                    self.slot_bust[i] = high;
+                }
+            }
         }
     }
 
@@ -594,6 +675,9 @@ impl Hundred {
             self.stock_len = under as u8;
             self.pile[0] = self.pile[under];
             self.pile_len = 1;
+            if self.params.decks == 1 {
+                self.generation = self.generation.wrapping_add(1);
+            }
         }
         self.stock_len -= 1;
         let c = self.stock[self.stock_len as usize];
@@ -602,7 +686,10 @@ impl Hundred {
 
     /// Appends a card received to the end of the hand (§2.3).
     fn push_to_hand(&mut self, seat: usize, c: u8) {
-        self.hands[seat * self.params.hand_size + self.hand_len[seat] as usize] = c;
+        let i = seat * self.params.hand_size + self.hand_len[seat] as usize;
+        self.hands[i] = c;
+        self.slot_gen[i] = self.generation;
+        self.slot_bust[i] = NO_BUST;
         self.hand_len[seat] += 1;
     }
 
@@ -746,6 +833,8 @@ impl Hundred {
             g.history.push(parse_history(text)?);
         }
         g.read_recent(json::array(v, "recent")?)?;
+        g.slot_gen.fill(g.generation);
+        g.slot_bust.fill(NO_BUST);
         g.read_phase(v)?;
         g.check_consistency()?;
         Ok(g)
@@ -1106,10 +1195,9 @@ impl Rules for Hundred {
                 first_ace = first_ace.or(Some(a));
                 continue;
             }
-            let code = card_code(a as u8);
-            let after = self.heuristic_value_after(&code, value);
+            let after = self.heuristic_value_after(a as u8, value);
             if after <= LIMIT {
-                let score = after as f64 / 10.0 - 3.0 * rescue_value(&code) as f64;
+                let score = after as f64 / 10.0 - 3.0 * rescue_value(a as u8) as f64;
                 if best.is_none_or(|(b, _)| score > b) {
                     best = Some((score, a));
                 }
@@ -1126,55 +1214,240 @@ impl Rules for Hundred {
             }
             let keeps = others
                 .iter()
-                .any(|&c| self.heuristic_value_after(&card_code(c), 100) <= LIMIT);
+                .any(|&c| self.heuristic_value_after(c, 100) <= LIMIT);
             let x: Action = if keeps { 100 } else { 0 };
             return card as Action + (x + 1) * VALUE_STEP;
         }
         let mut texts: Vec<(i64, String, Action)> = buf
             .iter()
             .filter(|&&a| a < VALUE_STEP)
-            .map(|&a| (rescue_value(&card_code(a as u8)), Self::action_text(a), a))
+            .map(|&a| (rescue_value(a as u8), Self::action_text(a), a))
             .collect();
         texts.sort();
         texts.first().map_or(buf[0], |t| t.2)
     }
+
+    /// A value-choosing ace is tried with 0, 50 and every value from 90 to
+    /// 100, where the next player's safe cards change; every other card as it is.
+    fn search_candidates(&self, legal: &mut Vec<Action>) {
+        legal.retain(|&a| a < VALUE_STEP || ACE_TRIES.contains(&(a / VALUE_STEP - 1)));
+    }
+
+    /// Rollouts are short: they stop when `seat` is to act for the second
+    /// time after the action tried (or has lost a chip, or the game is over;
+    /// at the latest after 8 turns per seat). The value is the chips the
+    /// other seats lost meanwhile (on average) minus those `seat` lost, minus
+    /// one more if `seat` is to act with no safe card (it will bust), plus
+    /// 0.2 per card in its hand that can never bust: the cards that get a
+    /// player out of a high value, which the heuristic keeps for that reason.
+    fn rollout_value(&self, seat: usize, start: &Self) -> Option<f64> {
+        let n = self.n();
+        let since = self.action_count - start.action_count;
+        let lost = |s: usize| (start.chips[s] - self.chips[s]) as f64;
+        let to_act = self.current_player() == Some(seat);
+        if !self.is_terminal()
+            && lost(seat) == 0.0
+            && !(to_act && since > n as u64)
+            && since < 8 * n as u64
+        {
+            return None;
+        }
+        let others = ((0..n).map(lost).sum::<f64>() - lost(seat)) / (n - 1) as f64;
+        let doomed = to_act && lost(seat) == 0.0 && !self.has_safe(self.hand_set(seat));
+        let rescues = self
+            .hand(seat)
+            .iter()
+            .filter(|&&c| self.never_busts(c))
+            .count();
+        Some(others - lost(seat) - f64::from(u8::from(doomed)) + RESCUE_WORTH * rescues as f64)
+    }
+
+    /// Hidden from `seat`: the other hands and the stock (contents and order).
+    /// Each generation's cards (see `slot_gen`) are dealt anew over that
+    /// generation's places, the slots with a bust constraint first (each from
+    /// the cards that meet it), the rest uniformly.
+    fn resample(&self, seat: usize, rng: &mut SplitMix64) -> Result<Self, Error> {
+        let mut g = self.clone();
+        g.rng = SplitMix64::new(rng.next_u64());
+        let n = self.n();
+        if seat >= n {
+            return Ok(g);
+        }
+        let hs = self.params.hand_size;
+        let hidden_slots = || {
+            (0..n)
+                .filter(move |&s| s != seat)
+                .flat_map(move |s| s * hs..s * hs + self.hand_len[s] as usize)
+        };
+        let mut done = [false; 256];
+        let gens = hidden_slots()
+            .map(|i| self.slot_gen[i])
+            .chain(std::iter::once(self.generation));
+        for gen in gens {
+            if std::mem::replace(&mut done[gen as usize], true) {
+                continue;
+            }
+            // Places (hand slot i, or stock position MAX_CARDS + i) and their cards.
+            let mut places = [(0u8, 0u16); 2 * MAX_CARDS];
+            let mut cards = [0u8; 2 * MAX_CARDS];
+            let mut k = 0;
+            for i in hidden_slots().filter(|&i| self.slot_gen[i] == gen) {
+                places[k] = (self.slot_bust[i], i as u16);
+                cards[k] = self.hands[i];
+                k += 1;
+            }
+            if gen == self.generation {
+                for i in 0..self.stock_len as usize {
+                    places[k] = (NO_BUST, (MAX_CARDS + i) as u16);
+                    cards[k] = self.stock[i];
+                    k += 1;
+                }
+            }
+            // Tightest constraint first: the constraints are nested (a card that
+            // busts at v busts at every higher value), so each draw below has as
+            // many choices whatever came before, and the deal is uniform.
+            places[..k].sort_unstable();
+            let mut i = 0;
+            while i < k && places[i].0 != NO_BUST {
+                let v = places[i].0;
+                let fits = |c: u8| self.busts_at(c, v);
+                let count = cards[i..k].iter().filter(|&&c| fits(c)).count();
+                if count == 0 {
+                    break; // cannot happen: the true cards meet every constraint
+                }
+                let r = pick(rng, count);
+                let j = (i..k).filter(|&j| fits(cards[j])).nth(r).unwrap_or(i);
+                cards.swap(i, j);
+                i += 1;
+            }
+            rng.shuffle(&mut cards[i..k]);
+            for (&(_, place), &c) in places[..k].iter().zip(&cards[..k]) {
+                let place = place as usize;
+                if place < MAX_CARDS {
+                    g.hands[place] = c;
+                } else {
+                    g.stock[place - MAX_CARDS] = c;
+                }
+            }
+        }
+        Ok(g)
+    }
+
+    /// Builds the state JSON from what the observation shows (own hand, pile,
+    /// hand and stock sizes, the public fields) plus the hidden cards dealt at
+    /// random over the other hands and the stock, and loads it. The history
+    /// before `recent` is not in the observation: it is filled with copies of
+    /// the oldest action of `recent` (no rule reads the history, and
+    /// `action_count` and `recent` stay exact).
+    fn sample_from_observation(&self, obs: &Value, rng: &mut SplitMix64) -> Result<Self, Error> {
+        let bad = |what: &str| Error::InvalidState {
+            message: format!("not a hundred observation: {what}"),
+        };
+        ensure(json::string(obs, "game")? == "hundred", || {
+            "not a hundred observation".into()
+        })?;
+        let n = self.n();
+        let seat = json::uint(obs, "seat")? as usize;
+        ensure(seat < n, || "seat out of range".into())?;
+        let hand = card_list(json::field(obs, "hand")?, "hand", MAX_CARDS)?;
+        let pile = card_list(json::field(obs, "pile")?, "pile", MAX_CARDS)?;
+        let sizes = json::ints(json::field(obs, "hand_sizes")?, "hand_sizes")?;
+        ensure(sizes.len() == n, || {
+            "hand_sizes has one entry per seat".into()
+        })?;
+        let stock_size = json::uint(obs, "stock_size")? as usize;
+        let mut left = [self.params.decks; 52];
+        for &c in hand.iter().chain(&pile) {
+            left[c as usize] = left[c as usize]
+                .checked_sub(1)
+                .ok_or_else(|| bad("a card shown more often than it exists"))?;
+        }
+        let mut hidden: Vec<u8> = (0..52u8)
+            .flat_map(|c| std::iter::repeat_n(c, left[c as usize]))
+            .collect();
+        let wanted: i64 =
+            stock_size as i64 + (0..n).filter(|&s| s != seat).map(|s| sizes[s]).sum::<i64>();
+        ensure(wanted == hidden.len() as i64, || {
+            "hand and stock sizes do not add up to the hidden cards".into()
+        })?;
+        rng.shuffle(&mut hidden);
+        let mut next = hidden.into_iter();
+        let hands: Vec<Vec<String>> = (0..n)
+            .map(|s| {
+                if s == seat {
+                    codes(&hand)
+                } else {
+                    next.by_ref()
+                        .take(sizes[s].max(0) as usize)
+                        .map(card_code)
+                        .collect()
+                }
+            })
+            .collect();
+        let stock: Vec<String> = next.map(card_code).collect();
+        let recent = json::array(obs, "recent")?;
+        let count = json::uint(obs, "action_count")? as usize;
+        let mut history = Vec::with_capacity(count);
+        if count > recent.len() {
+            let oldest = recent
+                .first()
+                .and_then(|p| p.get(1))
+                .ok_or_else(|| bad("recent is empty but actions were played"))?;
+            history.resize(count - recent.len(), oldest.clone());
+        }
+        history.extend(recent.iter().filter_map(|p| p.get(1).cloned()));
+        let state = json!({
+            "game": "hundred",
+            "players": json::field(obs, "players")?,
+            "params": json::field(obs, "params")?,
+            "rng": rng.next_u64(),
+            "phase": json::field(obs, "phase")?,
+            "current": json::field(obs, "to_act")?,
+            "chips": json::field(obs, "chips")?,
+            "hands": hands,
+            "stock": stock,
+            "pile": json::field(obs, "pile")?,
+            "value": json::field(obs, "value")?,
+            "dir": json::field(obs, "dir")?,
+            "dealer": json::field(obs, "dealer")?,
+            "deal_number": json::field(obs, "deal_number")?,
+            "elimination_log": json::field(obs, "elimination_log")?,
+            "action_count": count,
+            "result": json::field(obs, "result")?,
+            "history": history,
+            "recent": recent,
+        });
+        Self::from_json(self.params, &state)
+    }
 }
 
-/// The heuristic bot's worth of keeping a card: the higher, the later it is played.
-fn rescue_value(code: &str) -> i64 {
-    let rank = &code[..code.len() - 1];
-    match code {
-        "QH" => 7,
-        "5H" | "5D" => 4,
-        _ => match rank {
-            "A" => 10,
-            "K" | "4" => 6,
-            "J" => 5,
-            "10" => 3,
-            _ => 0,
-        },
+/// The heuristic bot's worth of keeping card `c`: the higher, the later it is played.
+fn rescue_value(c: u8) -> i64 {
+    match (rank(c), suit(c)) {
+        (RQ, HEARTS) => 7,
+        (R5, HEARTS | DIAMONDS) => 4,
+        (RA, _) => 10,
+        (RK | R4, _) => 6,
+        (RJ, _) => 5,
+        (R10, _) => 3,
+        _ => 0,
     }
 }
 
 impl Hundred {
-    /// The heuristic bot's estimate of the value after `code` (an ace that sets
-    /// a value counts as keeping it).
-    fn heuristic_value_after(&self, code: &str, value: i64) -> i64 {
-        let rank = &code[..code.len() - 1];
-        if code == "2S" {
-            return 2 * value;
-        }
-        if (code == "AH" || code == "AD") && self.params.red_ace == RedAce::One {
-            return value + 1;
-        }
-        match rank {
-            "4" | "K" | "A" => value,
-            _ if code == "5H" || code == "5D" => value - 5,
-            "J" => value - 10,
-            "10" => 100,
-            _ if code == "QH" => 0,
-            "Q" => value + 10,
-            _ => value + rank.parse::<i64>().unwrap_or(0),
+    /// The heuristic bot's estimate of the value after card `c` (an ace that
+    /// sets a value counts as keeping it; no floor at 0).
+    fn heuristic_value_after(&self, c: u8, value: i64) -> i64 {
+        match (rank(c), suit(c)) {
+            (0, SPADES) => 2 * value,
+            (RA, HEARTS | DIAMONDS) if self.params.red_ace == RedAce::One => value + 1,
+            (R4 | RK | RA, _) => value,
+            (R5, HEARTS | DIAMONDS) => value - 5,
+            (RJ, _) => value - 10,
+            (R10, _) => LIMIT,
+            (RQ, HEARTS) => 0,
+            (RQ, _) => value + 10,
+            (r, _) => value + r as i64 + 2,
         }
     }
 }
@@ -1440,5 +1713,208 @@ mod tests {
             let again = Hundred::from_json(p, &g.to_json()).unwrap();
             assert_eq!(again.to_json(), g.to_json());
         }
+    }
+
+    /// Plays a heuristic game, calling `check` on the state before every action and at the end.
+    fn along_a_game(p: Params, seed: u64, mut check: impl FnMut(&Hundred)) {
+        let mut g = Hundred::new(p, seed, None).unwrap();
+        let mut rng = SplitMix64::new(seed);
+        let mut buf = Vec::new();
+        while !g.is_terminal() {
+            check(&g);
+            let a = g.heuristic_action(&mut rng, &mut buf);
+            g.apply_unchecked(a);
+        }
+        check(&g);
+    }
+
+    /// The cards of the other seats' slots of generation `gen`, with the stock if it is of that generation.
+    fn generation_cards(g: &Hundred, seat: usize, gen: u8) -> [usize; 52] {
+        let mut counts = [0; 52];
+        for s in (0..g.n()).filter(|&s| s != seat) {
+            let start = s * g.params.hand_size;
+            for i in start..start + g.hand_len[s] as usize {
+                if g.slot_gen[i] == gen {
+                    counts[g.hands[i] as usize] += 1;
+                }
+            }
+        }
+        if gen == g.generation {
+            for &c in &g.stock[..g.stock_len as usize] {
+                counts[c as usize] += 1;
+            }
+        }
+        counts
+    }
+
+    #[test]
+    fn resample_keeps_what_the_seat_knows() {
+        for (players, given) in [
+            (3, vec![]),
+            (5, vec![]),
+            (8, vec![]),
+            (4, vec![("bust_rule", Param::Str("redeal".into()))]),
+        ] {
+            let p = params(players, &given);
+            let mut varied = 0;
+            let mut step = 0;
+            along_a_game(p, players as u64, |g| {
+                step += 1;
+                if step % 4 != 1 && !g.is_terminal() {
+                    return;
+                }
+                let mut present = [false; 256];
+                present[g.generation as usize] = true;
+                for &gen in &g.slot_gen {
+                    present[gen as usize] = true;
+                }
+                for seat in 0..g.n() {
+                    let r = g
+                        .resample(seat, &mut SplitMix64::new(seat as u64 + 1))
+                        .unwrap();
+                    assert_eq!(r.observation(seat), g.observation(seat));
+                    if g.current_player() == Some(seat) {
+                        assert_eq!(legal(&r), legal(g));
+                    }
+                    r.check_consistency().unwrap();
+                    let again = Hundred::from_json(p, &r.to_json()).unwrap();
+                    assert_eq!(again.to_json(), r.to_json());
+                    assert_ne!(r.rng.state, g.rng.state);
+                    // Each generation's cards stay in that generation's places ...
+                    for gen in (0..=255u8).filter(|&gen| present[gen as usize]) {
+                        assert_eq!(
+                            generation_cards(&r, seat, gen),
+                            generation_cards(g, seat, gen)
+                        );
+                    }
+                    // ... and every card held through a forced bust busts at that value.
+                    for i in 0..MAX_CARDS {
+                        assert_eq!(
+                            (r.slot_gen[i], r.slot_bust[i]),
+                            (g.slot_gen[i], g.slot_bust[i])
+                        );
+                        let s = i / p.hand_size;
+                        if s < g.n()
+                            && i % p.hand_size < g.hand_len[s] as usize
+                            && g.slot_bust[i] != NO_BUST
+                        {
+                            assert!(r.busts_at(r.hands[i], r.slot_bust[i]));
+                        }
+                    }
+                    varied += usize::from(r.stock != g.stock);
+                }
+            });
+            assert!(varied > 0);
+        }
+    }
+
+    #[test]
+    fn after_a_rebuild_the_stock_holds_only_cards_that_were_on_the_pile() {
+        let p = params(4, &[]);
+        let mut prev: Option<Hundred> = None;
+        let mut rebuilt: Option<[usize; 52]> = None;
+        let mut checked = 0;
+        along_a_game(p, 3, |g| {
+            if let Some(before) = &prev {
+                if g.generation != before.generation {
+                    // The pile before the play that emptied the stock: every card
+                    // under the new top went into the stock.
+                    let mut pile = [0; 52];
+                    for &c in &before.pile[..before.pile_len as usize] {
+                        pile[c as usize] += 1;
+                    }
+                    rebuilt = Some(pile);
+                }
+            }
+            if let Some(pile) = rebuilt {
+                for seat in 0..g.n() {
+                    for k in 0..5 {
+                        let r = g.resample(seat, &mut SplitMix64::new(k)).unwrap();
+                        let mut stock = [0; 52];
+                        for &c in &r.stock[..r.stock_len as usize] {
+                            stock[c as usize] += 1;
+                        }
+                        assert!((0..52).all(|c| stock[c] <= pile[c]));
+                        checked += 1;
+                    }
+                }
+            }
+            prev = Some(g.clone());
+        });
+        assert!(checked > 0);
+    }
+
+    #[test]
+    fn a_forced_bust_shows_that_the_other_cards_bust_too() {
+        let mut g = game(3, &[]);
+        g.value = 96;
+        set_hand(&mut g, 1, &["7H", "6S", "QC"]);
+        g.apply_checked("play 6S").unwrap();
+        // Seat 1 keeps 7H and QC, both busting at 96, and draws a card.
+        let start = g.params.hand_size;
+        assert_eq!(g.slot_bust[start..start + 3], [96, 96, NO_BUST]);
+        for k in 0..50 {
+            let r = g.resample(0, &mut SplitMix64::new(k)).unwrap();
+            assert!(
+                r.hand(1)[..2].iter().all(|&c| r.busts_at(c, 96)),
+                "{:?}",
+                codes(r.hand(1))
+            );
+        }
+        // Playing a card that busts at 96 could be either kind: the others
+        // cannot tell which slot is left, so no constraint remains.
+        let mut a = g.clone();
+        set_hand(&mut a, 1, &["7H", "QC", "9D"]);
+        a.current = 1;
+        a.apply_checked("play 9D").unwrap();
+        assert_eq!(a.slot_bust[start..start + 3], [NO_BUST, NO_BUST, NO_BUST]);
+        // A card that does not bust at 96 was the new one: both constraints stay.
+        let mut b = g.clone();
+        set_hand(&mut b, 1, &["7H", "QC", "KD"]);
+        b.current = 1;
+        b.apply_checked("play KD").unwrap();
+        assert_eq!(b.slot_bust[start..start + 3], [96, 96, NO_BUST]);
+    }
+
+    #[test]
+    fn sampling_from_an_observation_shows_that_observation() {
+        let p = params(5, &[]);
+        let mut k = 0;
+        along_a_game(p, 11, |g| {
+            for seat in 0..g.n() {
+                let obs = g.observation(seat);
+                k += 1;
+                let a = g
+                    .sample_from_observation(&obs, &mut SplitMix64::new(k))
+                    .unwrap();
+                let b = g
+                    .sample_from_observation(&obs, &mut SplitMix64::new(k + 1000))
+                    .unwrap();
+                assert_eq!(a.observation(seat), obs);
+                assert_ne!(a.to_json(), b.to_json());
+                if g.current_player() == Some(seat) {
+                    assert_eq!(legal(&a), legal(g));
+                }
+            }
+        });
+        let mut wrong = game(3, &[]).observation(0);
+        wrong["game"] = json!("take5");
+        let g = game(3, &[]);
+        assert!(g
+            .sample_from_observation(&wrong, &mut SplitMix64::new(1))
+            .is_err());
+    }
+
+    #[test]
+    fn search_tries_a_few_values_of_an_ace() {
+        let mut g = game(3, &[]);
+        g.value = 98;
+        set_hand(&mut g, 1, &["AC", "9H", "8H"]);
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        assert_eq!(legal.len(), 101);
+        g.search_candidates(&mut legal);
+        assert_eq!(legal.len(), ACE_TRIES.len());
+        assert!(legal.iter().all(|&a| g.illegal_reason(a).is_none()));
     }
 }
