@@ -1687,10 +1687,12 @@ impl Rules for BackAlley {
     }
 
     /// Builds the state JSON from the observation's public fields plus the
-    /// hidden cards, loads it (every check of `from_json` applies), deals the
-    /// hidden cards as `resample` does, and loads the result again. The
-    /// observation shows this deal's actions only, so the rebuilt history
-    /// starts at the deal (`deal_start = 0`); the deal records are public.
+    /// hidden cards placed anyhow, loads it (every check of `from_json`
+    /// applies), then deals the hidden cards as `resample` does (which keeps
+    /// every one of those checks true). The observation shows this deal's
+    /// actions only, so the rebuilt history starts at the deal
+    /// (`deal_start = 0`). The deal records are read from the observation as
+    /// `from_json` reads them, without copying them into the state JSON first.
     fn sample_from_observation(&self, obs: &Value, rng: &mut SplitMix64) -> Result<Self, Error> {
         ensure(json::string(obs, "game")? == Self::ID, || {
             "not a back_alley observation".into()
@@ -1699,8 +1701,12 @@ impl Rules for BackAlley {
         ensure(seat < PLAYERS, || "seat out of range".into())?;
         let skeleton = skeleton_json(obs, seat, rng.next_u64())?;
         let mut g = Self::from_json(self.params.clone(), &skeleton)?;
+        g.deals = json::array(obs, "deals")?
+            .iter()
+            .map(read_deal)
+            .collect::<Result<_, _>>()?;
         g.redeal_hidden(seat, rng);
-        Self::from_json(self.params.clone(), &g.to_json())
+        Ok(g)
     }
 
     /// Rollouts end with the deal (scored, redealt or abandoned); the value is
@@ -2032,11 +2038,37 @@ fn nth_card(mut set: u64, k: usize) -> u8 {
     set.trailing_zeros() as u8
 }
 
+/// The fields of the state JSON an observation shows as they are, but for
+/// the deal records (read separately).
+const PUBLIC_KEYS: [&str; 20] = [
+    "game",
+    "players",
+    "params",
+    "phase",
+    "hand_index",
+    "hand_size",
+    "dealer",
+    "all_pass_count",
+    "to_act",
+    "upcard",
+    "turned_jokers",
+    "trump",
+    "bids",
+    "trick_leader",
+    "trick",
+    "completed_tricks",
+    "tricks_won",
+    "trump_broken",
+    "team_scores",
+    "result",
+];
+
 /// The state JSON of an observation with the cards hidden from `seat` placed
 /// anyhow (dealt properly afterwards): the jokers of a joker-upcard deal in
 /// the stock, then the other hands in seat order, the rest in the stock above
 /// the turned jokers; a hidden exchanged card is one the exchanging seat holds
-/// or played. The history starts at the deal (`deal_start = 0`).
+/// or played. The history starts at the deal (`deal_start = 0`); the deal
+/// records are left empty.
 fn skeleton_json(obs: &Value, seat: usize, rng_state: u64) -> Result<Value, Error> {
     let hand = card_list(json::field(obs, "hand")?, "hand")?;
     let sizes = json::ints(json::field(obs, "hand_sizes")?, "hand_sizes")?;
@@ -2098,13 +2130,11 @@ fn skeleton_json(obs: &Value, seat: usize, rng_state: u64) -> Result<Value, Erro
             e
         }
     };
-    let mut state = obs
-        .as_object()
-        .cloned()
-        .ok_or_else(|| bad("an observation is a JSON object".into()))?;
-    for key in ["seat", "hand", "hand_sizes", "stock_size", "actions"] {
-        state.remove(key);
+    let mut state = Map::new();
+    for key in PUBLIC_KEYS {
+        state.insert(key.into(), json::field(obs, key)?.clone());
     }
+    state.insert("deals".into(), json!([]));
     state.insert("rng".into(), json!(rng_state));
     state.insert("hands".into(), json!(hands.map(cards_text)));
     state.insert("stock".into(), json!(stock));
