@@ -27,6 +27,10 @@
 //! - §7 A number contract b scores 5b + (t − b) if made, −5b if not (BA-7); a
 //!   board of level L scores ±10·n·L (BA-6). After the last deal the higher team
 //!   total wins; equal totals draw (BA-23, BA-24).
+//! - Determinization for the search bot: `resample` and
+//!   `sample_from_observation` deal the hidden cards anew, honouring every
+//!   void (and Blooper or trump-lead constraint) shown this deal; rollouts end
+//!   with the deal (see `docs/games/back_alley.md`).
 //!
 //! Representation: cards are `u8` codes in canonical order (suit·13 + rank,
 //! `BB` = 52, `LB` = 53), hands are `u64` bitsets, tricks and the stock are
