@@ -1250,13 +1250,37 @@ impl Knowledge {
         })
     }
 
+    /// Whether the seats `rest` can still all be dealt their hands from `pool`
+    /// within their floors and ceilings: earliest ceiling first, card by card
+    /// in rank order (optimal for such interval constraints; cards may be
+    /// left over for the discards and the stock).
+    fn feasible(&self, state: &TwentyTwo, rest: &[u8], pool: u64) -> bool {
+        let mut need = [0u32; MAX_PLAYERS];
+        for &s in rest {
+            need[s as usize] = state.hands[s as usize].count_ones();
+        }
+        for c in bits(pool as u128) {
+            let r = rank(c);
+            let due = rest
+                .iter()
+                .map(|&s| s as usize)
+                .filter(|&s| need[s] > 0 && self.floor[s] <= r && r < self.ceiling[s])
+                .min_by_key(|&s| self.ceiling[s]);
+            if let Some(s) = due {
+                need[s] -= 1;
+            }
+        }
+        rest.iter().all(|&s| need[s as usize] == 0)
+    }
+
     /// Deals the hidden cards into `g` (a copy of `state`): the other hands
     /// first, fewest eligible cards first, each drawn uniformly from the pool
     /// cards within its floor and ceiling, then the other seats' discards and
     /// the stock. With floors only (the default follow rule) the eligible sets
     /// are nested, and this order makes the deal uniform over the consistent
-    /// deals. Weak follows of several cards are met by redrawing. False if no
-    /// deal was found.
+    /// deals. Under the variant a hand is redrawn while it breaks a weak follow
+    /// of several cards or leaves the later seats no possible hand. False if
+    /// no deal was found.
     fn deal(
         &self,
         state: &TwentyTwo,
@@ -1273,10 +1297,12 @@ impl Knowledge {
         }
         let order = &mut order[..others];
         order.sort_by_key(|&s| self.eligible(s as usize, self.pool).count_ones());
+        // Floors alone never strand a card a later seat needs (nested sets).
+        let constrained = self.weak_len > 0 || self.ceiling.iter().any(|&c| c < 13);
         let mut cards = [0u8; 52];
         'attempt: for _ in 0..64 {
             let mut pool = self.pool;
-            for &s in order.iter() {
+            for (at, &s) in order.iter().enumerate() {
                 let s = s as usize;
                 let size = state.hands[s].count_ones() as usize;
                 let (mut list, len) = card_list(self.eligible(s, pool));
@@ -1288,11 +1314,14 @@ impl Knowledge {
                         list.swap(i, j);
                         hand |= 1 << list[i];
                     }
-                    if size <= len && self.allows(s, hand) {
+                    if size <= len
+                        && self.allows(s, hand)
+                        && (!constrained || self.feasible(state, &order[at + 1..], pool & !hand))
+                    {
                         found = Some(hand);
                         break;
                     }
-                    if self.weak_len == 0 {
+                    if !constrained {
                         break;
                     }
                 }
@@ -2185,4 +2214,32 @@ mod tests {
             g.apply_unchecked(a);
         }
     }
+
+    /// Under `lowest_only_if_cannot_beat`, floors and ceilings that leave few
+    /// deals: seat 0 must hold four cards from 10 to K, seat 5 the 5H, and
+    /// only seats 4 and 5 may take the sixes (a state met in a random game).
+    #[test]
+    fn tight_floors_and_ceilings_still_deal() {
+        let v: Value = serde_json::from_str(TIGHT).unwrap();
+        let p = Params::parse(
+            6,
+            vec![(
+                "follow_rule".into(),
+                Param::Str("lowest_only_if_cannot_beat".into()),
+            )],
+        )
+        .unwrap();
+        let g = TwentyTwo::from_json(p, &v).unwrap();
+        let know = g.knowledge(2);
+        assert_eq!((know.floor[0], know.ceiling[0]), (8, 12));
+        assert_eq!((know.floor[5], know.ceiling[5]), (2, 10));
+        let mut rng = SplitMix64::new(1);
+        for _ in 0..200 {
+            let r = g.resample(2, &mut rng).unwrap();
+            assert!(follows_are_legal(&r));
+            assert_eq!(r.observation(2), g.observation(2));
+        }
+    }
+
+    const TIGHT: &str = r#"{"active":[true,true,true,true,true,true],"deal_size":8,"dealer":1,"discards":[[],[],[],[],[],[]],"game":"twenty_two","hand_number":4,"hands":[["JD","JH","QS","KH"],["9D","10H","KC","KD"],["3D","4C","5D","8D"],["8H","10D","QH"],["7H","JC","QD"],["5H","6C","6S"]],"history":[],"last_trick":{"plays":[[2,["8C"]],[3,["9S"]],[4,["8H"]],[5,["7D"]],[0,["8S"]],[1,["9H"]]],"scorers":[3,1]},"out_hand":[0,0,0,0,0,0],"params":{"elimination_score":22,"first_dealer":0,"first_hand_size":7,"follow_rule":"lowest_only_if_cannot_beat","last_trick_tie":"all_tied_score","tied_dealer":"last"},"phase":"play","players":6,"rng":17501011716785866771,"score_piles":[[],["9H"],[],["9S","JS"],["10S"],[]],"scores":[0,9,0,19,10,0],"stock":[],"target_size":9,"to_act":0,"trick":{"bar":["QC"],"bar_holder":4,"leader":3,"plays":[[3,["9C"]],[4,["QC"]],[5,["4D"]]]},"tricks":[{"leader":2,"plays":[[2,["AD","AH","AS"]],[3,["3S","8C","8S"]],[4,["2S","4H","6H"]],[5,["2C","3C","3H"]],[0,["2H","5S","6D"]],[1,["2D","5C","7D"]]],"winner":2},{"leader":2,"plays":[[2,["KS"]],[3,["AC"]],[4,["7C"]],[5,["4S"]],[0,["10C"]],[1,["7S"]]],"winner":3}]}"#;
 }
