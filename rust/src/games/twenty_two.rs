@@ -975,6 +975,200 @@ impl Rules for TwentyTwo {
         }
         best
     }
+
+    /// The other hands, the other seats' discards and the stock dealt anew from
+    /// the cards hidden from `seat`, keeping every size and every constraint
+    /// the plays of this hand put on a hand (see [`Knowledge`]); the generator
+    /// state drawn anew. This hand's hidden discards are rewritten in the
+    /// history too.
+    fn resample(&self, seat: usize, rng: &mut SplitMix64) -> Result<Self, Error> {
+        let mut g = self.clone();
+        g.rng = SplitMix64::new(rng.next_u64());
+        if self.phase == Phase::GameOver || seat >= self.n() {
+            return Ok(g);
+        }
+        let know = self.knowledge(seat);
+        if !know.deal(self, seat, &mut g, rng) {
+            return Err(Error::InvalidState {
+                message: "twenty_two: no deal of the hidden cards meets what the plays revealed"
+                    .into(),
+            });
+        }
+        g.rewrite_discards_in_history();
+        Ok(g)
+    }
+
+    /// Rebuilds the state JSON from the observation's public fields, the
+    /// seat's own hand and discards, and the other places filled to their
+    /// public sizes; loads it with `from_json`, then deals the hidden cards
+    /// anew with [`Rules::resample`] (so they also meet what the plays
+    /// revealed). The observation has no history: the sampled state's history
+    /// is the current hand's actions only (discards in turn order, then the
+    /// plays of its tricks); earlier hands cannot be rebuilt from it.
+    fn sample_from_observation(&self, obs: &Value, rng: &mut SplitMix64) -> Result<Self, Error> {
+        let not_obs = |what: &str| bad(format!("not a twenty_two observation: {what}"));
+        ensure(json::string(obs, "game")? == Self::ID, || {
+            "not a twenty_two observation".into()
+        })?;
+        let n = self.n();
+        ensure(json::uint(obs, "players")? as usize == n, || {
+            "the observation is for another number of players".into()
+        })?;
+        let seat = json::uint(obs, "seat")? as usize;
+        ensure(seat < n, || "seat out of range".into())?;
+        let hand = card_set(json::field(obs, "hand")?, "hand")?;
+        let mine = card_set(json::field(obs, "my_discards")?, "my_discards")?;
+        let counts = per_seat(obs, "discard_counts", n)?;
+        let stock_size = json::uint(obs, "stock_size")? as usize;
+        let phase = json::string(obs, "phase")?;
+        let deal_size = json::uint(obs, "deal_size")? as u32;
+        let active = per_seat(obs, "active", n)?;
+        // Known cards: the seat's hand and discards, score piles, this hand's tricks.
+        let mut kept = 0u64;
+        for p in per_seat(obs, "score_piles", n)? {
+            kept |= card_set(p, "score_piles")?;
+        }
+        let mut known = hand | mine | kept;
+        let mut played = [0u32; MAX_PLAYERS];
+        let mut plays: Vec<String> = Vec::new();
+        let current = json::field(obs, "trick")?;
+        let tricks = json::array(obs, "tricks")?;
+        for t in tricks.iter().chain((!current.is_null()).then_some(current)) {
+            for play in json::array(t, "plays")? {
+                let s = seat_of(&play[0], n, "trick")? as usize;
+                let set = card_set(&play[1], "trick")?;
+                ensure(known & set == 0, || "a card is in two places".into())?;
+                known |= set;
+                played[s] += set.count_ones();
+                let mut text = String::new();
+                Self::write_action(PLAY | set, &mut text);
+                plays.push(text);
+            }
+        }
+        // Every other place filled to its public size, lowest cards first.
+        let mut hidden = bits((CARDS & !known) as u128).map(|c| c as u8);
+        let mut take = |count: usize| -> Vec<&'static str> {
+            let mut set = 0u64;
+            for c in hidden.by_ref().take(count) {
+                set |= 1 << c;
+            }
+            set_texts(set)
+        };
+        let mut hands = Vec::with_capacity(n);
+        let mut discards = Vec::with_capacity(n);
+        for s in 0..n {
+            let size = match (phase, active[s].as_bool() == Some(true)) {
+                ("discard", true) => deal_size,
+                ("play", true) => deal_size.saturating_sub(played[s]),
+                _ => 0,
+            } as usize;
+            if s == seat {
+                hands.push(set_texts(hand));
+                discards.push(set_texts(mine));
+            } else {
+                hands.push(take(size));
+                let count = counts[s]
+                    .as_u64()
+                    .ok_or_else(|| not_obs("discard_counts"))?;
+                discards.push(take(count as usize));
+            }
+        }
+        let mut stock = take(stock_size);
+        ensure(phase == "game_over" || hidden.next().is_none(), || {
+            "the public sizes do not account for the 52 cards".into()
+        })?;
+        if phase == "game_over" {
+            // At the end every card outside the score piles is in the stock, canonical order.
+            stock = (0..52)
+                .map(|i| canonical_card(i) as u32)
+                .filter(|&c| kept >> c & 1 == 0)
+                .map(card_text)
+                .collect();
+        }
+        // The current hand's discards (placeholders until resampled), in turn order.
+        let mut history: Vec<String> = Vec::new();
+        if phase != "game_over" {
+            let is_active = |s: usize| active[s].as_bool() == Some(true);
+            let dealer = json::uint(obs, "dealer")? as usize % n;
+            let to_act = obs["to_act"].as_u64().map(|s| s as usize);
+            let mut s = dealer;
+            for _ in 0..n {
+                s = (s + 1) % n;
+                if !is_active(s) {
+                    continue;
+                }
+                if phase == "discard" && Some(s) == to_act {
+                    break;
+                }
+                let set = card_set(&json!(discards[s]), "discards")?;
+                let mut text = String::new();
+                Self::write_action(DISCARD | set, &mut text);
+                history.push(text);
+            }
+            history.extend(plays);
+        }
+        let mut state = obs.as_object().ok_or_else(|| not_obs("an object"))?.clone();
+        for key in [
+            "seat",
+            "hand",
+            "stock_size",
+            "discard_counts",
+            "my_discards",
+        ] {
+            state.remove(key);
+        }
+        state.insert("rng".into(), json!(0));
+        state.insert("hands".into(), json!(hands));
+        state.insert("discards".into(), json!(discards));
+        state.insert("stock".into(), json!(stock));
+        state.insert("history".into(), json!(history));
+        let loaded = Self::from_json(self.params, &Value::Object(state))?;
+        loaded.resample(seat, rng)
+    }
+
+    /// Discard phase: keep the lowest cards and discard the `c` highest, for
+    /// every `c` the stock allows (the heuristic's choice is one of them). Play:
+    /// one set per multiset of ranks (suits never matter in play), the first in
+    /// legal order.
+    fn search_candidates(&self, legal: &mut Vec<Action>) {
+        if self.phase == Phase::Discard {
+            let hand = self.hands[self.to_act as usize];
+            let most = hand.count_ones().min(self.stock_size());
+            legal.clear();
+            let mut set = 0u64;
+            let mut rest = hand;
+            legal.push(DISCARD);
+            for _ in 0..most {
+                let top = 63 - rest.leading_zeros();
+                set |= 1 << top;
+                rest &= !(1 << top);
+                legal.push(DISCARD | set);
+            }
+            return;
+        }
+        let mut seen: Vec<u64> = Vec::with_capacity(legal.len());
+        legal.retain(|&a| {
+            let key = rank_counts(a & CARDS);
+            let new = !seen.contains(&key);
+            if new {
+                seen.push(key);
+            }
+            new
+        });
+    }
+
+    /// The rest of the current hand: the value is how many more penalty points
+    /// the other active seats took on average than `seat` did.
+    fn rollout_value(&self, seat: usize, start: &Self) -> Option<f64> {
+        if self.phase != Phase::GameOver && self.hand_number == start.hand_number {
+            return None;
+        }
+        let gained = |s: usize| (set_value(self.piles[s]) - set_value(start.piles[s])) as f64;
+        let (sum, count) = (0..self.n())
+            .filter(|&s| s != seat && start.is_active(s as u8))
+            .fold((0.0, 0.0), |(sum, count), s| (sum + gained(s), count + 1.0));
+        Some(sum / f64::max(count, 1.0) - gained(seat))
+    }
 }
 
 impl TwentyTwo {
@@ -998,6 +1192,254 @@ impl TwentyTwo {
         m.insert("trick".into(), self.trick_json());
         m.insert("tricks".into(), self.tricks_json());
         m.insert("last_trick".into(), self.last_trick_json());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Determinization: what a seat knows about the cards hidden from it
+// ---------------------------------------------------------------------------
+
+/// How many cards of each rank a set holds, 4 bits per rank: equal for sets
+/// that differ only in suits.
+#[inline]
+fn rank_counts(set: u64) -> u64 {
+    bits(set as u128).fold(0, |key, c| key + (1 << (4 * rank(c))))
+}
+
+/// Every card of rank `r` or higher.
+#[inline]
+fn at_least(r: u32) -> u64 {
+    CARDS & !((1u64 << (4 * r)) - 1)
+}
+
+/// Most follows a hand can hold that did not meet the bar: at most 10 tricks
+/// plus the current one, 5 followers each.
+const MAX_WEAK: usize = (MAX_TRICKS + 1) * (MAX_PLAYERS - 1);
+
+/// What `seat` knows about the cards hidden from it. Only the follow rule
+/// reveals anything: a follower whose set did not meet the bar played its
+/// lowest set (TT-10), so every card it kept then, and so every card in its
+/// hand now, ranks at least as high as the highest card of that set (the
+/// `floor`). Under `lowest_only_if_cannot_beat` such a follower also could not
+/// meet the bar with any set of its hand then (the `weak` follows: the cards
+/// it played from that set on, the bar). Leads, beating follows, the forced
+/// final trick and discards (any subset, face down) reveal nothing.
+struct Knowledge {
+    /// The cards hidden from the seat: other hands, other seats' discards, the stock.
+    pool: u64,
+    /// Per seat: the lowest rank its hand may hold.
+    floor: [u32; MAX_PLAYERS],
+    /// Per seat: every card of its hand ranks below this (a weak single-card
+    /// follow: nothing in hand met the bar); 13 when nothing is known.
+    ceiling: [u32; MAX_PLAYERS],
+    /// (seat, cards it played from that follow on, the bar it did not meet).
+    weak: [(u8, u64, u64); MAX_WEAK],
+    weak_len: usize,
+}
+
+impl Knowledge {
+    /// The pool cards seat `s` may hold, by its floor and ceiling.
+    fn eligible(&self, s: usize, pool: u64) -> u64 {
+        pool & at_least(self.floor[s]) & !at_least(self.ceiling[s])
+    }
+
+    /// Whether `hand` could be the hand of `s`, given its weak follows.
+    fn allows(&self, s: usize, hand: u64) -> bool {
+        self.weak[..self.weak_len].iter().all(|&(w, kept, bar)| {
+            w as usize != s || !beats_or_equals(highest(kept | hand, bar.count_ones()), bar)
+        })
+    }
+
+    /// Whether the seats `rest` can still all be dealt their hands from `pool`
+    /// within their floors and ceilings: earliest ceiling first, card by card
+    /// in rank order (optimal for such interval constraints; cards may be
+    /// left over for the discards and the stock).
+    fn feasible(&self, state: &TwentyTwo, rest: &[u8], pool: u64) -> bool {
+        let mut need = [0u32; MAX_PLAYERS];
+        for &s in rest {
+            need[s as usize] = state.hands[s as usize].count_ones();
+        }
+        for c in bits(pool as u128) {
+            let r = rank(c);
+            let due = rest
+                .iter()
+                .map(|&s| s as usize)
+                .filter(|&s| need[s] > 0 && self.floor[s] <= r && r < self.ceiling[s])
+                .min_by_key(|&s| self.ceiling[s]);
+            if let Some(s) = due {
+                need[s] -= 1;
+            }
+        }
+        rest.iter().all(|&s| need[s as usize] == 0)
+    }
+
+    /// Deals the hidden cards into `g` (a copy of `state`): the other hands
+    /// first, fewest eligible cards first, each drawn uniformly from the pool
+    /// cards within its floor and ceiling, then the other seats' discards and
+    /// the stock. With floors only (the default follow rule) the eligible sets
+    /// are nested, and this order makes the deal uniform over the consistent
+    /// deals. Under the variant a hand is redrawn while it breaks a weak follow
+    /// of several cards or leaves the later seats no possible hand. False if
+    /// no deal was found.
+    fn deal(
+        &self,
+        state: &TwentyTwo,
+        seat: usize,
+        g: &mut TwentyTwo,
+        rng: &mut SplitMix64,
+    ) -> bool {
+        let n = state.n();
+        let mut order = [0u8; MAX_PLAYERS];
+        let mut others = 0;
+        for s in (0..n).filter(|&s| s != seat) {
+            order[others] = s as u8;
+            others += 1;
+        }
+        let order = &mut order[..others];
+        order.sort_by_key(|&s| self.eligible(s as usize, self.pool).count_ones());
+        // Floors alone never strand a card a later seat needs (nested sets).
+        let constrained = self.weak_len > 0 || self.ceiling.iter().any(|&c| c < 13);
+        let mut cards = [0u8; 52];
+        'attempt: for _ in 0..64 {
+            let mut pool = self.pool;
+            for (at, &s) in order.iter().enumerate() {
+                let s = s as usize;
+                let size = state.hands[s].count_ones() as usize;
+                let (mut list, len) = card_list(self.eligible(s, pool));
+                let mut found = None;
+                for _ in 0..256 {
+                    let mut hand = 0u64;
+                    for i in 0..size.min(len) {
+                        let j = i + pick(rng, len - i);
+                        list.swap(i, j);
+                        hand |= 1 << list[i];
+                    }
+                    if size <= len
+                        && self.allows(s, hand)
+                        && (!constrained || self.feasible(state, &order[at + 1..], pool & !hand))
+                    {
+                        found = Some(hand);
+                        break;
+                    }
+                    if !constrained {
+                        break;
+                    }
+                }
+                let Some(hand) = found else {
+                    continue 'attempt;
+                };
+                g.hands[s] = hand;
+                pool &= !hand;
+            }
+            let mut len = 0;
+            for c in bits(pool as u128) {
+                cards[len] = c as u8;
+                len += 1;
+            }
+            rng.shuffle(&mut cards[..len]);
+            let mut next = 0;
+            for &s in order.iter() {
+                let s = s as usize;
+                let count = state.discards[s].count_ones() as usize;
+                g.discards[s] = cards[next..next + count]
+                    .iter()
+                    .fold(0, |set, &c| set | 1 << c);
+                next += count;
+            }
+            let stock = &cards[next..len];
+            g.stock[..stock.len()].copy_from_slice(stock);
+            g.stock_top = 0;
+            g.stock_len = stock.len() as u8;
+            return true;
+        }
+        false
+    }
+}
+
+impl TwentyTwo {
+    /// What `seat`'s view of this state says about the cards hidden from it.
+    fn knowledge(&self, seat: usize) -> Knowledge {
+        let mut know = Knowledge {
+            pool: 0,
+            floor: [0; MAX_PLAYERS],
+            ceiling: [13; MAX_PLAYERS],
+            weak: [(0, 0, 0); MAX_WEAK],
+            weak_len: 0,
+        };
+        for s in (0..self.n()).filter(|&s| s != seat) {
+            know.pool |= self.hands[s] | self.discards[s];
+        }
+        know.pool |= self.stock[self.stock_top as usize..self.stock_len as usize]
+            .iter()
+            .fold(0, |a, &c| a | 1 << c);
+        if self.phase != Phase::Play {
+            return know;
+        }
+        // The current trick counts unless it is the final one (its leader then holds nothing).
+        let current = self.trick.len > 0 && self.hands[self.trick.leader as usize] != 0;
+        let tricks = &self.tricks[..];
+        let all = tricks.iter().chain(current.then_some(&self.trick));
+        // Cards each seat played this hand from the trick at hand on.
+        let mut from_here = [0u64; MAX_PLAYERS];
+        for t in tricks.iter().chain(std::iter::once(&self.trick)) {
+            for i in 0..t.len as usize {
+                from_here[t.seats[i] as usize] |= t.sets[i];
+            }
+        }
+        for t in all {
+            let mut bar = t.sets[0];
+            for i in 1..t.len as usize {
+                let (s, set) = (t.seats[i] as usize, t.sets[i]);
+                if beats_or_equals(set, bar) {
+                    bar = set;
+                } else if s != seat {
+                    let top = rank(63 - set.leading_zeros());
+                    know.floor[s] = know.floor[s].max(top);
+                    if !self.params.lowest_only_if_cannot_beat {
+                        continue;
+                    }
+                    if bar.count_ones() == 1 {
+                        let ceiling = rank(bar.trailing_zeros());
+                        know.ceiling[s] = know.ceiling[s].min(ceiling);
+                    } else if know.weak_len < MAX_WEAK {
+                        know.weak[know.weak_len] = (s as u8, from_here[s], bar);
+                        know.weak_len += 1;
+                    }
+                }
+            }
+            for i in 0..t.len as usize {
+                from_here[t.seats[i] as usize] &= !t.sets[i];
+            }
+        }
+        know
+    }
+
+    /// Writes the current hand's discards into the history (the hidden ones
+    /// may have been dealt anew): its last actions are one discard per seat
+    /// that has had its turn, in turn order, then the plays.
+    fn rewrite_discards_in_history(&mut self) {
+        let plays: usize = if self.phase == Phase::Play {
+            self.tricks.iter().map(|t| t.len as usize).sum::<usize>() + self.trick.len as usize
+        } else {
+            0
+        };
+        let mut turns = [0u8; MAX_PLAYERS];
+        let mut count = 0;
+        let mut s = self.dealer;
+        for _ in 0..self.active_count() {
+            s = self.next_active(s);
+            if self.phase == Phase::Discard && s == self.to_act {
+                break;
+            }
+            turns[count] = s;
+            count += 1;
+        }
+        let Some(start) = self.history.len().checked_sub(count + plays) else {
+            return;
+        };
+        for (i, &s) in turns[..count].iter().enumerate() {
+            self.history[start + i] = DISCARD | self.discards[s as usize];
+        }
     }
 }
 
@@ -1552,4 +1994,260 @@ mod tests {
             assert!(placements.contains(&1));
         }
     }
+    /// Every follow of this hand (but the forced final trick) is legal for the
+    /// hand its seat held then: its hand now plus what it played from then on.
+    fn follows_are_legal(g: &TwentyTwo) -> bool {
+        let current = g.phase == Phase::Play && g.trick.len > 0;
+        let mut from_here = [0u64; MAX_PLAYERS];
+        let all: Vec<Trick> = g
+            .tricks
+            .iter()
+            .copied()
+            .chain(current.then_some(g.trick))
+            .collect();
+        for t in &all {
+            for i in 0..t.len as usize {
+                from_here[t.seats[i] as usize] |= t.sets[i];
+            }
+        }
+        for t in &all {
+            let mut bar = t.sets[0];
+            for i in 0..t.len as usize {
+                let s = t.seats[i] as usize;
+                let then = g.hands[s] | from_here[s];
+                let k = t.sets[i].count_ones();
+                if i > 0 && then.count_ones() > 1 {
+                    let beats = beats_or_equals(t.sets[i], bar);
+                    let could = beats_or_equals(highest(then, k), bar);
+                    let lowest = is_lowest_set(t.sets[i], then)
+                        && !(g.params.lowest_only_if_cannot_beat && could);
+                    if !beats && !lowest {
+                        return false;
+                    }
+                    if beats {
+                        bar = t.sets[i];
+                    }
+                }
+            }
+            for i in 0..t.len as usize {
+                from_here[t.seats[i] as usize] &= !t.sets[i];
+            }
+        }
+        true
+    }
+
+    fn heuristic_or_random(g: &TwentyTwo, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        if rng.next_u64().is_multiple_of(3) {
+            g.random_action(rng, buf)
+        } else {
+            g.heuristic_action(rng, buf)
+        }
+    }
+
+    /// Along many games (both follow rules): the seat's observation and legal
+    /// actions are kept, the state reloads, the hidden cards move, and every
+    /// earlier follow of the hand stays legal for the resampled hands.
+    #[test]
+    fn resample_keeps_the_view_and_what_the_plays_revealed() {
+        let mut rng = SplitMix64::new(17);
+        let mut buf = Vec::new();
+        let mut constrained = 0;
+        for seed in 0..20u64 {
+            let n = 2 + (seed % 5) as i64;
+            let rule = ["free_choice", "lowest_only_if_cannot_beat"][(seed / 5 % 2) as usize];
+            let p = params(n, &[("follow_rule", Param::Str(rule.into()))]).unwrap();
+            let mut g = TwentyTwo::new(p, seed, None).unwrap();
+            let mut steps = 0;
+            while !g.is_terminal() && steps < 400 {
+                // Every state of the first 60 steps, then every third.
+                let seats = if steps < 60 || steps % 3 == 0 { n } else { 0 };
+                for seat in 0..seats as usize {
+                    let know = g.knowledge(seat);
+                    constrained += usize::from(know.floor.iter().any(|&f| f > 0));
+                    let a = g.resample(seat, &mut rng).unwrap_or_else(|e| {
+                        panic!(
+                            "seed {seed} step {steps} seat {seat}: {e:?} {}",
+                            g.to_json()
+                        )
+                    });
+                    assert_eq!(a.observation(seat), g.observation(seat));
+                    assert_eq!(a.current_player(), g.current_player());
+                    if g.current_player() == Some(seat) {
+                        let (mut la, mut lg) = (Vec::new(), Vec::new());
+                        a.legal_actions(&mut la);
+                        g.legal_actions(&mut lg);
+                        assert_eq!(la, lg);
+                    }
+                    let back = TwentyTwo::from_json(p, &a.to_json()).unwrap();
+                    assert_eq!(back.to_json(), a.to_json());
+                    assert!(
+                        follows_are_legal(&a),
+                        "seed {seed} step {steps} seat {seat}"
+                    );
+                    for s in 0..n as usize {
+                        assert_eq!(a.hands[s].count_ones(), g.hands[s].count_ones());
+                        assert_eq!(a.discards[s].count_ones(), g.discards[s].count_ones());
+                        assert!(a.hands[s] & at_least(know.floor[s]) == a.hands[s]);
+                    }
+                    assert_eq!(a.history.len(), g.history.len());
+                }
+                let action = heuristic_or_random(&g, &mut rng, &mut buf);
+                g.apply_unchecked(action);
+                steps += 1;
+            }
+        }
+        assert!(
+            constrained > 100,
+            "few states had a revealed floor: {constrained}"
+        );
+    }
+
+    #[test]
+    fn resample_rewrites_the_hands_hidden_discards_in_the_history() {
+        let p = params(4, &[]).unwrap();
+        let mut g = TwentyTwo::new(p, 3, None).unwrap();
+        let mut buf = Vec::new();
+        let mut rng = SplitMix64::new(1);
+        for _ in 0..5 {
+            let a = g.heuristic_action(&mut rng, &mut buf);
+            g.apply_unchecked(a);
+        }
+        assert_eq!(g.phase, Phase::Play);
+        let r = g.resample(2, &mut rng).unwrap();
+        let start = r.history.len() - 5;
+        for (i, s) in [1usize, 2, 3, 0].iter().enumerate() {
+            assert_eq!(r.history[start + i], DISCARD | r.discards[*s]);
+        }
+        assert_eq!(r.history[start + 4], g.history[start + 4]);
+        assert_eq!(r.discards[2], g.discards[2]);
+    }
+
+    #[test]
+    fn a_lowest_set_follow_sets_a_floor() {
+        // The leader leads its highest card; the next seat plays its lowest,
+        // which does not meet the bar: every card it keeps ranks at least as high.
+        let p = params(3, &[]).unwrap();
+        let mut rng = SplitMix64::new(2);
+        let mut checked = 0;
+        for seed in 0..20 {
+            let mut g = TwentyTwo::new(p, seed, None).unwrap();
+            while g.phase == Phase::Discard {
+                g.apply_unchecked(DISCARD);
+            }
+            let leader = g.to_act as usize;
+            let lead = 1 << (63 - g.hands[leader].leading_zeros());
+            g.apply_unchecked(PLAY | lead);
+            let follower = g.to_act as usize;
+            let low = g.hands[follower] & g.hands[follower].wrapping_neg();
+            if beats_or_equals(low, lead) {
+                continue;
+            }
+            g.apply_unchecked(PLAY | low);
+            let floor = rank(low.trailing_zeros());
+            assert_eq!(g.knowledge(leader).floor[follower], floor);
+            assert_eq!(g.knowledge(follower).floor[follower], 0);
+            for _ in 0..20 {
+                let r = g.resample(leader, &mut rng).unwrap();
+                assert_eq!(r.hands[follower] & !at_least(floor), 0);
+            }
+            checked += 1;
+        }
+        assert!(checked >= 5);
+    }
+
+    #[test]
+    fn states_sampled_from_observations_show_them() {
+        let mut rng = SplitMix64::new(5);
+        let mut buf = Vec::new();
+        for seed in 0..6u64 {
+            let n = 2 + (seed % 5) as i64;
+            let p = params(n, &[]).unwrap();
+            let mut g = TwentyTwo::new(p, seed, None).unwrap();
+            for step in 0.. {
+                // Every state of the first 60 steps, then every fourth, and the end.
+                let seats = if step < 60 || step % 4 == 0 || g.is_terminal() {
+                    n
+                } else {
+                    0
+                };
+                for seat in 0..seats as usize {
+                    let obs = g.observation(seat);
+                    let a = g.sample_from_observation(&obs, &mut rng).unwrap();
+                    let b = g.sample_from_observation(&obs, &mut rng).unwrap();
+                    assert_eq!(a.observation(seat), obs);
+                    assert!(follows_are_legal(&a));
+                    if !g.is_terminal() {
+                        assert_ne!(a.to_json(), b.to_json());
+                    }
+                    if g.current_player() == Some(seat) {
+                        let (mut la, mut lg) = (Vec::new(), Vec::new());
+                        a.legal_actions(&mut la);
+                        g.legal_actions(&mut lg);
+                        assert_eq!(la, lg);
+                    }
+                }
+                if g.is_terminal() {
+                    break;
+                }
+                let action = heuristic_or_random(&g, &mut rng, &mut buf);
+                g.apply_unchecked(action);
+            }
+        }
+    }
+
+    #[test]
+    fn search_candidates_are_legal_and_hold_the_heuristics_choice() {
+        let mut rng = SplitMix64::new(9);
+        let mut buf = Vec::new();
+        let p = params(4, &[]).unwrap();
+        let mut g = TwentyTwo::new(p, 2, None).unwrap();
+        for _ in 0..300 {
+            if g.is_terminal() {
+                break;
+            }
+            let mut legal = Vec::new();
+            g.legal_actions(&mut legal);
+            let mut cands = legal.clone();
+            g.search_candidates(&mut cands);
+            assert!(!cands.is_empty() && cands.iter().all(|a| legal.contains(a)));
+            assert!(cands.len() <= 12 || g.phase == Phase::Play);
+            let h = g.heuristic_action(&mut rng, &mut buf);
+            let key = rank_counts(h & CARDS);
+            assert!(cands.iter().any(|&a| rank_counts(a & CARDS) == key));
+            // One candidate per multiset of ranks.
+            let keys: std::collections::HashSet<u64> =
+                cands.iter().map(|&a| rank_counts(a & CARDS)).collect();
+            assert_eq!(keys.len(), cands.len());
+            let a = heuristic_or_random(&g, &mut rng, &mut buf);
+            g.apply_unchecked(a);
+        }
+    }
+
+    /// Under `lowest_only_if_cannot_beat`, floors and ceilings that leave few
+    /// deals: seat 0 must hold four cards from 10 to K, seat 5 the 5H, and
+    /// only seats 4 and 5 may take the sixes (a state met in a random game).
+    #[test]
+    fn tight_floors_and_ceilings_still_deal() {
+        let v: Value = serde_json::from_str(TIGHT).unwrap();
+        let p = Params::parse(
+            6,
+            vec![(
+                "follow_rule".into(),
+                Param::Str("lowest_only_if_cannot_beat".into()),
+            )],
+        )
+        .unwrap();
+        let g = TwentyTwo::from_json(p, &v).unwrap();
+        let know = g.knowledge(2);
+        assert_eq!((know.floor[0], know.ceiling[0]), (8, 12));
+        assert_eq!((know.floor[5], know.ceiling[5]), (2, 10));
+        let mut rng = SplitMix64::new(1);
+        for _ in 0..200 {
+            let r = g.resample(2, &mut rng).unwrap();
+            assert!(follows_are_legal(&r));
+            assert_eq!(r.observation(2), g.observation(2));
+        }
+    }
+
+    const TIGHT: &str = r#"{"active":[true,true,true,true,true,true],"deal_size":8,"dealer":1,"discards":[[],[],[],[],[],[]],"game":"twenty_two","hand_number":4,"hands":[["JD","JH","QS","KH"],["9D","10H","KC","KD"],["3D","4C","5D","8D"],["8H","10D","QH"],["7H","JC","QD"],["5H","6C","6S"]],"history":[],"last_trick":{"plays":[[2,["8C"]],[3,["9S"]],[4,["8H"]],[5,["7D"]],[0,["8S"]],[1,["9H"]]],"scorers":[3,1]},"out_hand":[0,0,0,0,0,0],"params":{"elimination_score":22,"first_dealer":0,"first_hand_size":7,"follow_rule":"lowest_only_if_cannot_beat","last_trick_tie":"all_tied_score","tied_dealer":"last"},"phase":"play","players":6,"rng":17501011716785866771,"score_piles":[[],["9H"],[],["9S","JS"],["10S"],[]],"scores":[0,9,0,19,10,0],"stock":[],"target_size":9,"to_act":0,"trick":{"bar":["QC"],"bar_holder":4,"leader":3,"plays":[[3,["9C"]],[4,["QC"]],[5,["4D"]]]},"tricks":[{"leader":2,"plays":[[2,["AD","AH","AS"]],[3,["3S","8C","8S"]],[4,["2S","4H","6H"]],[5,["2C","3C","3H"]],[0,["2H","5S","6D"]],[1,["2D","5C","7D"]]],"winner":2},{"leader":2,"plays":[[2,["KS"]],[3,["AC"]],[4,["7C"]],[5,["4S"]],[0,["10C"]],[1,["7S"]]],"winner":3}]}"#;
 }
