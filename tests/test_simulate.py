@@ -255,8 +255,20 @@ def test_search_bot_is_a_builtin_and_plays_legally():
 
 def test_search_is_deterministic_given_its_seed():
     game = cardref.load("take5", 4)
-    obs = game.new_state(seed=5).observation(2)
+    obs = game.new_state(seed=5).observation(0)
     assert game.search_action(obs, 8, 3) == game.search_action(obs, 8, 3)
+
+
+@pytest.mark.parametrize("game_id", NATIVE)
+def test_search_refuses_the_observation_of_a_seat_not_to_act(game_id):
+    n = DEFAULT_PLAYERS[game_id]
+    game = cardref.load(game_id, n)
+    state = game.new_state(seed=2)
+    idle = (state.current_player() + 1) % n
+    with pytest.raises(cardref.InvalidStateError, match="not to act"):
+        game.search_action(state.observation(idle), 4, 1)
+    assert game.search_action(state.observation(state.current_player()), 4, 1) in \
+        state.legal_actions()
 
 
 @pytest.mark.parametrize("game_id", NATIVE)
@@ -294,3 +306,19 @@ def test_determinization_under_take5_variants(variant):
             assert all(s.observation(seat) == obs for s in game.sample_states(obs, 2, i))
             assert state.resample(seat, i).observation(seat) == obs
         state.apply(action)
+
+
+def test_search_bot_plays_as_the_heuristic_when_no_deal_is_found():
+    from cardref.bots.heuristic.twenty_two import Bot as Heuristic
+    from cardref.bots.search import Bot
+
+    class NoDeal:
+        def search_action(self, *args):
+            raise cardref.InvalidStateError("no consistent deal")
+
+    state = cardref.load("twenty_two", 4).new_state(seed=6)
+    seat, legal = state.current_player(), state.legal_actions()
+    bot = Bot()
+    bot.game = NoDeal()
+    expected = Heuristic().act(state.observation(seat), legal)
+    assert bot.act(state.observation(seat), legal) == expected

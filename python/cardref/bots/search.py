@@ -9,6 +9,7 @@ observation and legal actions, like every bot.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import cardref
@@ -36,5 +37,15 @@ class Bot:
                 observation["game"], observation["players"], **observation["params"]
             )
         self.seed = (self.seed + 1) % 2**64
-        action = self.game.search_action(observation, SAMPLES, self.seed)
+        try:
+            action = self.game.search_action(observation, SAMPLES, self.seed)
+        except cardref.InvalidStateError:
+            # No consistent deal was found (possible only under constraints as
+            # tight as Twenty-Two's lowest_only_if_cannot_beat): play as the
+            # heuristic does, like the native search bot.
+            return self._heuristic(observation["game"]).act(observation, legal_actions)
         return action if action in legal_actions else legal_actions[0]
+
+    def _heuristic(self, game_id: str) -> Any:
+        module = importlib.import_module(f"cardref.bots.heuristic.{game_id}")
+        return module.Bot()

@@ -338,6 +338,11 @@ impl AnyState {
         let seat = observation["seat"].as_u64().unwrap_or(0) as usize;
         dispatch!(self, s => {
             let root = s.sample_from_observation(observation, &mut rng)?;
+            if root.current_player() != Some(seat) {
+                return Err(Error::InvalidState {
+                    message: format!("search: seat {seat} of this observation is not to act"),
+                });
+            }
             sim::search_action(&root, seat, params, &mut rng, |_, rng| {
                 s.sample_from_observation(observation, rng)
             })
