@@ -28,3 +28,9 @@ pub mod sim;
 
 #[cfg(feature = "python")]
 mod python;
+
+/// The extension module builds many small JSON values (observations, states,
+/// sampled deals); glibc's allocator spends more time on them than the rules do.
+#[cfg(feature = "python")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
