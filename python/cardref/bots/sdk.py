@@ -36,6 +36,10 @@ from typing import IO, Any, Callable, Optional
 
 PROTOCOL = 1
 
+#: One protocol line's JSON, without spaces. A reused encoder: ``json.dumps``
+#: with ``separators`` builds a new one at every call.
+compact_json = json.JSONEncoder(separators=(",", ":")).encode
+
 
 # Loading a bot (also used by the referee for trusted, in-process bots) -------
 
@@ -114,7 +118,7 @@ def serve(make_bot: Callable[[], Any], inp: IO[bytes], out: IO[bytes]) -> int:
     """The protocol loop: hello -> ready, act -> action, end -> done; EOF ends it."""
 
     def send(message: dict[str, Any]) -> None:
-        out.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        out.write(compact_json(message).encode() + b"\n")
 
     bot: Optional[Any] = None
     for line in inp:

@@ -43,6 +43,7 @@ from typing import Any, Callable, Optional
 import cardref
 
 from ..bots import load_bot_class
+from ..bots.sdk import compact_json
 from .config import Config
 from .sandbox import STATUSES, BotFailure, BotProcess, Limits
 from .schedule import ScheduledGame, bot_seed
@@ -233,7 +234,7 @@ class ProcessSeat:
 
     def act(self, observation: str, legal: list[str], seconds: float) -> str:
         message = (f'{{"type":"act","observation":{observation},'
-                   f'"legal":{json.dumps(legal, separators=(",", ":"))}}}')
+                   f'"legal":{compact_json(legal)}}}')
         reply = self.process.request_text(message, seconds, "action")
         action = reply.get("action")
         if not isinstance(action, str):

@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any, Optional
 
+from ..bots.sdk import compact_json
+
 JAIL = Path(__file__).with_name("jail.py")
 SDK = Path(__file__).parents[1] / "bots" / "sdk.py"
 
@@ -152,7 +154,7 @@ class BotProcess:
 
         Raises BotFailure for anything else; the process is then killed.
         """
-        return self.request_text(json.dumps(message, separators=(",", ":")), seconds, kind)
+        return self.request_text(compact_json(message), seconds, kind)
 
     def request_text(self, message: str, seconds: float, kind: str) -> dict[str, Any]:
         """``request`` for a message already encoded as one line of JSON text."""
