@@ -1331,6 +1331,10 @@ const NO_ZERO: u32 = ANY_KIND & !1;
 const UNSEEN: u8 = u8::MAX;
 /// Most open possibilities a replay follows at once.
 const MAX_BRANCHES: usize = 1024;
+/// What the search adds to the value of the heuristic's own choice: a life
+/// lost by `seat` counts 1. Fewer samples than possible deals make the values
+/// noisy; this keeps the search from trading a sound card for a lucky one.
+const HEURISTIC_BONUS: f64 = 0.15;
 
 /// The numbers a forced flip at `total` shows the hand held only: those that
 /// would take the total over 21 (§5.3). Empty below 15 (no flip is forced there).
@@ -2147,6 +2151,46 @@ impl Rules for FiveAlive {
         }
         self.deal_hidden(seat, None, rng)
             .ok_or_else(|| state_error("the hidden cards do not fit the hands".into()))
+    }
+
+    /// Every legal action, the heuristic's choice first: the search keeps
+    /// the first of equally good actions, so ties (common: many a card makes
+    /// no difference to the round) go to the heuristic, not to the lowest card.
+    fn search_candidates(&self, legal: &mut Vec<Action>) {
+        let mut buf = Vec::with_capacity(legal.len());
+        let choice = self.heuristic_action(&mut SplitMix64::new(0), &mut buf);
+        if let Some(i) = legal.iter().position(|&a| a == choice) {
+            legal[..=i].rotate_right(1);
+        }
+    }
+
+    /// Rollouts end with the round (or the game). The value is the lives the
+    /// other seats lost meanwhile (on average over those in play at the
+    /// start) minus those `seat` lost; in team play, the other team's minus
+    /// its own. The heuristic's own choice at the root gets [`HEURISTIC_BONUS`]
+    /// on top, so that the search leaves it only for a clearly better card.
+    fn rollout_value(&self, seat: usize, start: &Self) -> Option<f64> {
+        if !self.is_terminal() && self.round == start.round {
+            return None;
+        }
+        let root = self.history[start.history.len()];
+        let mut buf = Vec::new();
+        let bonus = if start.heuristic_action(&mut SplitMix64::new(0), &mut buf) == root {
+            HEURISTIC_BONUS
+        } else {
+            0.0
+        };
+        if self.params.team_play {
+            let lost = |t: usize| f64::from(start.team_lives[t] - self.team_lives[t]);
+            return Some(lost(1 - seat % 2) - lost(seat % 2) + bonus);
+        }
+        let lost = |s: usize| f64::from(start.lives[s] - self.lives[s]);
+        let (mut others, mut count) = (0.0, 0.0);
+        for s in (0..self.n()).filter(|&s| s != seat && start.is_active(s)) {
+            others += lost(s);
+            count += 1.0;
+        }
+        Some(others / f64::max(count, 1.0) - lost(seat) + bonus)
     }
 
     /// Builds the state JSON from the observation's public parts with the
