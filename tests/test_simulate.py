@@ -151,8 +151,9 @@ def _cards(game_id: str, state_json: str) -> Counter:
 
 
 def _table_sizes(game_id: str) -> list[int]:
-    """The smallest, a middle and the largest table the test kit plays."""
-    sizes = kit(game_id).PLAYERS
+    """The smallest, a middle and the largest table the test kit plays without a
+    variant key (``PLAIN_PLAYERS`` where some counts need one, else ``PLAYERS``)."""
+    sizes = getattr(kit(game_id), "PLAIN_PLAYERS", kit(game_id).PLAYERS)
     return sorted({sizes[0], sizes[len(sizes) // 2], sizes[-1]})
 
 

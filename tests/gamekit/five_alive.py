@@ -9,8 +9,10 @@ from typing import Any, Optional
 from hypothesis import strategies as st
 
 PLAYERS = [2, 3, 4, 5, 6, 7]
+#: The counts `load` takes without a variant key (7 needs allow_seven_players).
+PLAIN_PLAYERS = [2, 3, 4, 5, 6]
 #: True when the engine can determinize (resample, sample_states): the search bot plays it.
-DETERMINIZED = False
+DETERMINIZED = True
 DECK_SIZE = {"hasbro77": 77, "alt75": 75}
 
 
