@@ -2524,7 +2524,7 @@ mod tests {
     fn the_rounds_replay_explains_every_state() {
         let (mut states, mut lost) = (0, 0);
         for p in variants() {
-            for seed in 0..6 {
+            for seed in 0..3 {
                 walk(p, seed, |g, _| {
                     if g.is_terminal() {
                         return;
@@ -2565,9 +2565,15 @@ mod tests {
         let mut rng = SplitMix64::new(1);
         let mut shown = [0; 3];
         for p in variants() {
-            for seed in 0..4 {
+            for seed in 0..2 {
                 walk(p, seed, |g, before| {
                     let last = g.history.last().copied();
+                    let shows = matches!(last, Some(FLIP)) || last == Some(Action::from(BOMB));
+                    let rebuilt = before.is_some_and(|b| g.discard.len < b.discard.len);
+                    // Every fourth state, and every one where something was shown.
+                    if !shows && !rebuilt && !g.history.len().is_multiple_of(4) {
+                        return;
+                    }
                     for seat in 0..g.n() {
                         let r = g.resample(seat, &mut rng).unwrap();
                         assert_eq!(r.observation(seat), g.observation(seat));
