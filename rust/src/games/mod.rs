@@ -67,6 +67,7 @@ macro_rules! dispatch_same {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
             AnyState::BackAlley($s) => AnyState::BackAlley($body?),
+            AnyState::FiveAlive($s) => AnyState::FiveAlive($body?),
             AnyState::Hundred($s) => AnyState::Hundred($body?),
             AnyState::TwentyTwo($s) => AnyState::TwentyTwo($body?),
             AnyState::Take5($s) => AnyState::Take5($body?),
