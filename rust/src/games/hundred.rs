@@ -556,15 +556,20 @@ impl Hundred {
     }
 
     /// Removes the first copy of `c` from the hand, keeping the order (§2.3).
+    #[inline]
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
         let len = self.hand_len[seat] as usize;
         let start = seat * self.params.hand_size;
         if let Some(i) = self.hands[start..start + len].iter().position(|&x| x == c) {
-            self.forget_ambiguous_busts(start..start + len, start + i, c);
-            let (from, to) = (start + i + 1..start + len, start + i);
-            self.hands.copy_within(from.clone(), to);
-            self.slot_gen.copy_within(from.clone(), to);
-            self.slot_bust.copy_within(from, to);
+            if self.slot_bust[start..start + len].iter().any(|&b| b != NO_BUST) {
+                self.forget_ambiguous_busts(start..start + len, start + i, c);
+            }
+            // A hand is a few cards: shifting them one by one beats three memmoves.
+            for j in start + i..start + len - 1 {
+                self.hands[j] = self.hands[j + 1];
+                self.slot_gen[j] = self.slot_gen[j + 1];
+                self.slot_bust[j] = self.slot_bust[j + 1];
+            }
             self.hand_len[seat] -= 1;
         }
     }
