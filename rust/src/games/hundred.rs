@@ -561,7 +561,10 @@ impl Hundred {
         let len = self.hand_len[seat] as usize;
         let start = seat * self.params.hand_size;
         if let Some(i) = self.hands[start..start + len].iter().position(|&x| x == c) {
-            if self.slot_bust[start..start + len].iter().any(|&b| b != NO_BUST) {
+            if self.slot_bust[start..start + len]
+                .iter()
+                .any(|&b| b != NO_BUST)
+            {
                 self.forget_ambiguous_busts(start..start + len, start + i, c);
             }
             // A hand is a few cards: shifting them one by one beats three memmoves.
