@@ -284,6 +284,12 @@ def test_state_size_is_reported():
     assert 100 < cardref.load("take5", 4).state_size() < 4096
 
 
+def test_bench_says_how_to_get_openspiel_or_compares_with_it(capsys):
+    assert bench_main(["back_alley", "--seconds", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "pip install 'cardref[bench]'" in out or "spades" in out
+
+
 def test_bench_prints_every_column(capsys):
     assert bench_main(["take5", "--seconds", "0.01"]) == 0
     out = capsys.readouterr().out

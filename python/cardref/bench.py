@@ -125,7 +125,8 @@ def render_openspiel(results: dict[str, dict[str, Rate]], budget: float, seed: i
         return
     rows = [(g, o, openspiel(o, budget, seed)) for g, o in pairs]
     if any(rate is None for _, _, rate in rows):
-        console.print("OpenSpiel: not installed (pip install 'cardref[bench]' to compare)")
+        console.print("OpenSpiel: not installed (pip install 'cardref[bench]' to compare)",
+                      markup=False)
         return
     table = Table(title="beside OpenSpiel (random bots, one thread, per player decision)")
     for column in ("game", "OpenSpiel game", "ours ns/action", "OpenSpiel ns/decision",
