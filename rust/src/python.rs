@@ -8,7 +8,7 @@ use crate::sim::{self, Bot, SearchParams};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use serde_json::Value;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -25,7 +25,7 @@ struct ActionTexts(Mutex<TextCache>);
 #[derive(Default)]
 struct TextCache {
     small: Vec<Option<Py<PyString>>>,
-    large: HashMap<Action, Py<PyString>>,
+    large: FxHashMap<Action, Py<PyString>>,
 }
 
 impl TextCache {
