@@ -7,8 +7,8 @@ use crate::params::Param;
 use crate::sim::{self, Bot, SearchParams};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
-use serde_json::Value;
 use rustc_hash::FxHashMap;
+use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
