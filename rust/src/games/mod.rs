@@ -344,8 +344,10 @@ impl AnyState {
                     message: format!("search: seat {seat} of this observation is not to act"),
                 });
             }
+            // The root is read from the observation once; every sample is then a
+            // resample of it from the seat's view (the same deals, no JSON).
             sim::search_action(&root, seat, params, &mut rng, |_, rng| {
-                s.sample_from_observation(observation, rng)
+                root.resample(seat, rng)
             })
         })
     }
