@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import cardref
-from gamekit.back_alley import ORDER, _check_lead, _check_one_follow, _is_trump
+from gamekit.back_alley import ORDER, check_tricks
 
 VARIANTS = [
     {},
@@ -25,25 +25,10 @@ VARIANTS = [
 def check_deal_is_legal(data: dict[str, Any]) -> None:
     """Every lead and follow of this deal was legal for the holdings the
     state implies: each seat's hand now plus what it played from then on."""
-    trump = data["trump"]
     tricks = [t["cards"] for t in data["completed_tricks"]]
     if data["trick"]:
         tricks.append(data["trick"])
-    held = {s: set(data["hands"][s]) for s in range(4)}
-    holdings = []
-    for trick in reversed(tricks):
-        for seat, card in trick:
-            held[seat].add(card)
-        holdings.append({s: set(h) for s, h in held.items()})
-    holdings.reverse()
-    broken = False
-    for trick, holding in zip(tricks, holdings):
-        leader, led = trick[0]
-        _check_lead(holding[leader], led, leader, broken, data)
-        for seat, card in trick[1:]:
-            partner = seat == (leader + 2) % 4
-            _check_one_follow(holding[seat], card, led, partner, trump, data["params"])
-        broken = broken or any(_is_trump(c, trump) for _, c in trick)
+    check_tricks(data, tricks, broken=False)
 
 
 def _states(variant: dict[str, Any], seed: int, steps: int):

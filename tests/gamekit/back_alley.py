@@ -117,9 +117,19 @@ def _check_follow(data: dict[str, Any]) -> None:
     one (its hand now plus what it played from then on) and check the lead and
     every follow. The invariant test calls this after every action, so every
     trick of every deal is checked once it is the latest."""
-    trump, params = data["trump"], data["params"]
     done = [t["cards"] for t in data["completed_tricks"]]
     tricks = done[-1:] + ([data["trick"]] if data["trick"] else [])
+    earlier = done[:-1] if done else []
+    broken = any(_is_trump(c, data["trump"]) for t in earlier for _, c in t)
+    check_tricks(data, tricks, broken)
+
+
+def check_tricks(data: dict[str, Any], tricks: list[list], broken: bool) -> None:
+    """Check the lead and every follow of ``tricks`` (the state's latest ones,
+    in order; ``broken``: trumps were broken before the first) against the
+    holdings the state implies: each seat's hand now plus what it played in
+    those tricks from then on."""
+    trump, params = data["trump"], data["params"]
     held = {s: set(data["hands"][s]) for s in range(4)}
     holdings = []
     for trick in reversed(tricks):
@@ -127,8 +137,6 @@ def _check_follow(data: dict[str, Any]) -> None:
             held[seat].add(card)
         holdings.append({s: set(h) for s, h in held.items()})
     holdings.reverse()
-    earlier = done[:-1] if done else []
-    broken = any(_is_trump(c, trump) for t in earlier for _, c in t)
     for trick, holding in zip(tricks, holdings):
         leader, led = trick[0]
         _check_lead(holding[leader], led, leader, broken, data)

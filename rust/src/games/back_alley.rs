@@ -512,6 +512,13 @@ impl BackAlley {
             self.trump = NO_TRUMP;
             self.joker_exchange();
         }
+        self.open_bidding();
+        self.deal_start = self.history.len();
+    }
+
+    /// The deal's play state before its first bid: the seat after the dealer
+    /// bids first; no bids, tricks or broken trumps yet.
+    fn open_bidding(&mut self) {
         self.phase = Phase::Bidding;
         self.bids_len = 0;
         self.to_act = (self.dealer + 1) % 4;
@@ -519,7 +526,6 @@ impl BackAlley {
         self.completed_len = 0;
         self.tricks_won = [0; PLAYERS];
         self.trump_broken = false;
-        self.deal_start = self.history.len();
     }
 
     fn stock(&self) -> &[u8] {
@@ -2433,13 +2439,7 @@ mod tests {
         let played = r.played_this_deal();
         let mut g = r.clone();
         g.hands = [0, 1, 2, 3].map(|s| r.hands[s] | played[s]);
-        g.phase = Phase::Bidding;
-        g.bids_len = 0;
-        g.to_act = (g.dealer + 1) % 4;
-        g.trick_len = 0;
-        g.completed_len = 0;
-        g.tricks_won = [0; PLAYERS];
-        g.trump_broken = false;
+        g.open_bidding();
         g.history.truncate(r.deal_start);
         r.history[r.deal_start..].iter().all(|&a| {
             let ok = g.illegal_reason(a).is_none();
