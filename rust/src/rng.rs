@@ -31,18 +31,27 @@ impl SplitMix64 {
     #[inline]
     pub fn bounded(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);
+        let x = self.next_u64();
+        // The limit 2^64 - (2^64 mod n) is above 2^64 - n - 1, so draws up to
+        // there need no second division to be accepted.
+        if x <= u64::MAX - n {
+            return x % n;
+        }
+        self.bounded_tail(x, n)
+    }
+
+    /// The rest of `bounded` for a draw `x` above `2^64 - n - 1`: so rare for
+    /// small `n` that keeping it out of line keeps shuffle loops tight.
+    #[cold]
+    #[inline(never)]
+    fn bounded_tail(&mut self, mut x: u64, n: u64) -> u64 {
+        // 2^64 mod n, computed in 64 bits as (2^64 - n) mod n.
+        let rem = n.wrapping_neg() % n;
         loop {
-            let x = self.next_u64();
-            // The limit 2^64 - (2^64 mod n) is above 2^64 - n - 1, so draws up to
-            // there need no second division to be accepted.
-            if x <= u64::MAX - n {
+            if x <= u64::MAX - n || rem == 0 || x < 0u64.wrapping_sub(rem) {
                 return x % n;
             }
-            // 2^64 mod n, computed in 64 bits as (2^64 - n) mod n.
-            let rem = n.wrapping_neg() % n;
-            if rem == 0 || x < 0u64.wrapping_sub(rem) {
-                return x % n;
-            }
+            x = self.next_u64();
         }
     }
 
