@@ -58,6 +58,34 @@ pub fn push_bits(set: u128, out: &mut Vec<Action>) {
     }
 }
 
+/// The position of the `k`-th lowest set bit of `x` (`k` below its count).
+/// Branch-free halving by popcount: a random bot's `k` is random, so a loop of
+/// `k` steps would mispredict its exit nearly every time.
+#[inline]
+pub fn nth_bit64(mut x: u64, mut k: u32) -> u32 {
+    let mut pos = 0;
+    for width in [32u32, 16, 8, 4, 2, 1] {
+        let count = (x & ((1u64 << width) - 1)).count_ones();
+        let up = k >= count;
+        k -= if up { count } else { 0 };
+        let shift = if up { width } else { 0 };
+        x >>= shift;
+        pos += shift;
+    }
+    pos
+}
+
+/// The position of the `k`-th lowest set bit of a 128-bit card set.
+#[inline]
+pub fn nth_bit(set: u128, k: usize) -> u32 {
+    let k = k as u32;
+    let below = (set as u64).count_ones();
+    let high = k >= below;
+    let half = if high { (set >> 64) as u64 } else { set as u64 };
+    let k = k - if high { below } else { 0 };
+    (if high { 64 } else { 0 }) + nth_bit64(half, k)
+}
+
 /// Iterates the set bits of a 128-bit card set, lowest first.
 #[inline]
 pub fn bits(mut set: u128) -> impl Iterator<Item = u32> {
@@ -107,6 +135,18 @@ mod tests {
         let mut out = vec![7];
         push_bits((1u128 << 104) | (1 << 64) | (1 << 63) | 2, &mut out);
         assert_eq!(out, vec![7, 1, 63, 64, 104]);
+    }
+
+    #[test]
+    fn nth_bit_counts_set_bits_in_both_halves() {
+        let mut g = crate::rng::SplitMix64::new(3);
+        for _ in 0..500 {
+            let mut wide = || (g.next_u64() as u128) << 64 | g.next_u64() as u128;
+            let set = wide() & wide();
+            for (k, b) in bits(set).enumerate() {
+                assert_eq!(nth_bit(set, k), b, "{set:#x} k={k}");
+            }
+        }
     }
 
     #[test]

@@ -37,7 +37,7 @@
 //! fixed arrays. Actions: `play c` = c, `bid pass` = 64, `bid k` = 64 + k,
 //! `bid board` = 78.
 
-use crate::cards::bits;
+use crate::cards::{bits, nth_bit64};
 use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
@@ -1673,6 +1673,18 @@ impl Rules for BackAlley {
 
     fn history(&self) -> &[Action] {
         &self.history
+    }
+
+    /// Fast path in play: the `k`-th playable card, without building the list.
+    fn random_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
+        if self.phase == Phase::Play {
+            let playable = self.playable();
+            let k = pick(rng, playable.count_ones() as usize);
+            return Action::from(nth_bit64(playable, k as u32));
+        }
+        buf.clear();
+        self.legal_actions(buf);
+        buf[pick(rng, buf.len())]
     }
 
     const HAS_HEURISTIC: bool = true;

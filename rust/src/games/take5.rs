@@ -10,7 +10,7 @@
 //! Representation: hands, piles and unused cards are 128-bit sets (bit c = card
 //! c), rows are fixed arrays, and actions are codes: `play c` = c, `take r` = 128 + r.
 
-use crate::cards::{bits, check_deck, push_bits};
+use crate::cards::{bits, check_deck, nth_bit, push_bits};
 use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
@@ -821,7 +821,7 @@ impl Rules for Take5 {
         match self.phase {
             Phase::Commit => {
                 let hand = self.hands[self.to_act as usize];
-                nth_bit(hand, pick(rng, hand.count_ones() as usize))
+                Action::from(nth_bit(hand, pick(rng, hand.count_ones() as usize)))
             }
             _ => TAKE + pick(rng, ROWS) as Action,
         }
@@ -1001,28 +1001,6 @@ impl Rules for Take5 {
     }
 }
 
-/// The `k`-th lowest set bit of `set` (`k` below its count). Branch-free
-/// halving by popcount: the bot's `k` is random, so a loop of `k` steps would
-/// mispredict its exit nearly every time.
-#[inline]
-fn nth_bit(set: u128, k: usize) -> Action {
-    let mut k = k as u32;
-    let below = (set as u64).count_ones();
-    let high = k >= below;
-    let mut x = if high { (set >> 64) as u64 } else { set as u64 };
-    k -= if high { below } else { 0 };
-    let mut pos = if high { 64 } else { 0 };
-    for width in [32u32, 16, 8, 4, 2, 1] {
-        let count = (x & ((1u64 << width) - 1)).count_ones();
-        let up = k >= count;
-        k -= if up { count } else { 0 };
-        let shift = if up { width } else { 0 };
-        x >>= shift;
-        pos += shift;
-    }
-    Action::from(pos)
-}
-
 impl Take5 {
     /// The heuristic's rough estimate of the bullheads risked by playing `card` now.
     fn card_cost(&self, card: u8) -> f64 {
@@ -1054,18 +1032,6 @@ mod tests {
 
     fn ascending_deck(top: u32) -> Vec<String> {
         (1..=top).map(|c| c.to_string()).collect()
-    }
-
-    #[test]
-    fn nth_bit_counts_set_bits_in_both_halves() {
-        let mut g = SplitMix64::new(3);
-        for _ in 0..500 {
-            let mut wide = || (g.next_u64() as u128) << 64 | g.next_u64() as u128;
-            let set = wide() & wide();
-            for (k, b) in bits(set).enumerate() {
-                assert_eq!(nth_bit(set, k), Action::from(b), "{set:#x} k={k}");
-            }
-        }
     }
 
     #[test]
