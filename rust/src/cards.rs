@@ -58,21 +58,42 @@ pub fn push_bits(set: u128, out: &mut Vec<Action>) {
     }
 }
 
-/// The position of the `k`-th lowest set bit of `x` (`k` below its count).
-/// Branch-free halving by popcount: a random bot's `k` is random, so a loop of
-/// `k` steps would mispredict its exit nearly every time.
-#[inline]
-pub fn nth_bit64(mut x: u64, mut k: u32) -> u32 {
-    let mut pos = 0;
-    for width in [32u32, 16, 8, 4, 2, 1] {
-        let count = (x & ((1u64 << width) - 1)).count_ones();
-        let up = k >= count;
-        k -= if up { count } else { 0 };
-        let shift = if up { width } else { 0 };
-        x >>= shift;
-        pos += shift;
+/// `SELECT_IN_BYTE[k][b]`: the position of the `k`-th lowest set bit of byte `b`.
+static SELECT_IN_BYTE: [[u8; 256]; 8] = {
+    let mut table = [[0; 256]; 8];
+    let mut b = 0;
+    while b < 256 {
+        let (mut k, mut i) = (0, 0);
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                table[k][b] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
     }
-    pos
+    table
+};
+
+/// The position of the `k`-th lowest set bit of `x` (`k` below its count).
+/// Branch-free (a random bot's `k` is random, so a loop of `k` steps would
+/// mispredict its exit nearly every time): running popcounts per byte find the
+/// byte, a table finds the bit in it.
+#[inline]
+pub fn nth_bit64(x: u64, k: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut count = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    count = (count & 0x3333_3333_3333_3333) + ((count >> 2) & 0x3333_3333_3333_3333);
+    count = (count + (count >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i of `running`: the set bits in bytes 0..=i (at most 64, so each
+    // byte of `k | HIGH` minus it keeps its high bit exactly when it is <= k).
+    let running = count.wrapping_mul(ONES);
+    let byte = ((((k as u64) * ONES | HIGH) - running) & HIGH).count_ones();
+    let before = ((running << 8) >> (8 * byte)) as u8 as u32;
+    let bits = (x >> (8 * byte)) as u8;
+    8 * byte + SELECT_IN_BYTE[(k - before) as usize & 7][bits as usize] as u32
 }
 
 /// The position of the `k`-th lowest set bit of a 128-bit card set.
@@ -146,6 +167,15 @@ mod tests {
             for (k, b) in bits(set).enumerate() {
                 assert_eq!(nth_bit(set, k), b, "{set:#x} k={k}");
             }
+        }
+    }
+
+    #[test]
+    fn nth_bit_of_full_and_single_bit_words() {
+        for k in 0..64 {
+            assert_eq!(nth_bit64(u64::MAX, k), k);
+            assert_eq!(nth_bit64(1 << k, 0), k);
+            assert_eq!(nth_bit(u128::MAX, 64 + k as usize), 64 + k);
         }
     }
 
