@@ -90,7 +90,7 @@ pub fn nth_bit64(x: u64, k: u32) -> u32 {
     // Byte i of `running`: the set bits in bytes 0..=i (at most 64, so each
     // byte of `k | HIGH` minus it keeps its high bit exactly when it is <= k).
     let running = count.wrapping_mul(ONES);
-    let byte = ((((k as u64) * ONES | HIGH) - running) & HIGH).count_ones();
+    let byte = ((((k as u64 * ONES) | HIGH) - running) & HIGH).count_ones();
     let before = ((running << 8) >> (8 * byte)) as u8 as u32;
     let bits = (x >> (8 * byte)) as u8;
     8 * byte + SELECT_IN_BYTE[(k - before) as usize & 7][bits as usize] as u32
