@@ -279,30 +279,102 @@ impl Params {
 // §6.1 Card effects
 // ---------------------------------------------------------------------------
 
-impl Params {
+/// A card's effect on the value before the floor, `v -> mul·v + add`: every
+/// card of the table has this form except a value-choosing ace, which sets the
+/// X of its action (it keeps the value here, and nothing reads that).
+#[derive(Debug, Clone, Copy)]
+struct Effect {
+    mul: i8,
+    add: i8,
+}
+
+const fn effect(c: u8, red_ace: RedAce) -> Effect {
+    let (mul, add) = match (rank(c), suit(c)) {
+        (0, SPADES) => (2, 0),
+        (RA, _) if matches!(red_ace, RedAce::One) => (1, 1),
+        (RA, _) | (R4, _) | (RK, _) => (1, 0),
+        (R5, HEARTS | DIAMONDS) => (1, -5),
+        (RJ, _) => (1, -10),
+        (R10, _) => (0, LIMIT as i8),
+        (RQ, HEARTS) => (0, 0),
+        (RQ, _) => (1, 10),
+        (r, _) => (1, r as i8 + 2),
+    };
+    Effect { mul, add }
+}
+
+/// Per `red_ace` (in declaration order), the cards' effects and which cards choose a value.
+struct CardTable {
+    effects: [Effect; 52],
     /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
+    choosers: u64,
+    /// Per value 0..=100, the cards that do not bust on it: a value-choosing
+    /// ace, or a card whose new value is at most 100. (Below 0, with
+    /// `allow_negative`, no card busts, as on 0.)
+    safe: [u64; LIMIT as usize + 1],
+}
+
+const fn card_table(red_ace: RedAce) -> CardTable {
+    let mut t = CardTable {
+        effects: [Effect { mul: 0, add: 0 }; 52],
+        choosers: 0,
+        safe: [0; LIMIT as usize + 1],
+    };
+    let mut c = 0;
+    while c < 52 {
+        let e = effect(c, red_ace);
+        t.effects[c as usize] = e;
+        let chooses = rank(c) == RA
+            && (suit(c) == SPADES || suit(c) == CLUBS || matches!(red_ace, RedAce::Choose));
+        if chooses {
+            t.choosers |= 1 << c;
+        }
+        let mut v = 0;
+        while v <= LIMIT {
+            if chooses || e.mul as i64 * v + e.add as i64 <= LIMIT {
+                t.safe[v as usize] |= 1 << c;
+            }
+            v += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static CARD_TABLES: [CardTable; 3] = [
+    card_table(RedAce::One),
+    card_table(RedAce::Choose),
+    card_table(RedAce::Zero),
+];
+
+impl Params {
+    #[inline]
+    fn cards(&self) -> &'static CardTable {
+        &CARD_TABLES[self.red_ace as usize]
+    }
+
+    /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
+    #[inline]
     fn chooses_value(&self, c: u8) -> bool {
-        rank(c) == RA && (suit(c) == SPADES || suit(c) == CLUBS || self.red_ace == RedAce::Choose)
+        self.cards().choosers >> c & 1 != 0
     }
 
     /// The value after playing `c` (not a value-choosing ace) on `v`; above 100 busts.
+    #[inline]
     fn new_value(&self, c: u8, v: i64) -> i64 {
-        let result = match (rank(c), suit(c)) {
-            (0, SPADES) => 2 * v,
-            (RA, _) if self.red_ace == RedAce::One => v + 1,
-            (RA, _) | (R4, _) | (RK, _) => v,
-            (R5, HEARTS | DIAMONDS) => v - 5,
-            (RJ, _) => v - 10,
-            (R10, _) => LIMIT,
-            (RQ, HEARTS) => 0,
-            (RQ, _) => v + 10,
-            (r, _) => v + r as i64 + 2,
-        };
-        result.max(if self.allow_negative {
+        let e = self.cards().effects[c as usize];
+        let floor = if self.allow_negative {
             NEGATIVE_FLOOR
         } else {
             0
-        })
+        };
+        (i64::from(e.mul) * v + i64::from(e.add)).max(floor)
+    }
+
+    /// The cards that do not bust on value `v` (§5.3), value-choosing aces included.
+    #[inline]
+    fn safe_cards(&self, v: i64) -> u64 {
+        self.cards().safe[v.clamp(0, LIMIT) as usize]
     }
 }
 
@@ -491,12 +563,31 @@ impl Hundred {
     // §5 Legal actions
     // -----------------------------------------------------------------------
 
+    /// The cards that do not bust now.
+    #[inline]
+    fn safe_now(&self) -> u64 {
+        self.params.safe_cards(self.value)
+    }
+
     fn is_safe(&self, c: u8) -> bool {
-        self.params.chooses_value(c) || self.params.new_value(c, self.value) <= LIMIT
+        self.safe_now() >> c & 1 != 0
     }
 
     fn has_safe(&self, set: u64) -> bool {
-        bits(set as u128).any(|c| self.is_safe(c as u8))
+        set & self.safe_now() != 0
+    }
+
+    /// The distinct cards the player to act may play (HU-6): the safe ones
+    /// while one exists (unless voluntary busts are allowed), else all.
+    #[inline]
+    fn playable(&self) -> u64 {
+        let set = self.hand_set(self.current as usize);
+        let safe = set & self.safe_now();
+        if safe == 0 || self.params.allow_voluntary_bust {
+            set
+        } else {
+            safe
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -1008,13 +1099,10 @@ impl Rules for Hundred {
         if self.result.is_some() {
             return;
         }
-        let set = self.hand_set(self.current as usize);
-        let everything = self.params.allow_voluntary_bust || !self.has_safe(set);
-        for c in bits(set as u128).map(Action::from) {
-            let c8 = c as u8;
-            if self.params.chooses_value(c8) {
+        for c in bits(self.playable() as u128).map(Action::from) {
+            if self.params.chooses_value(c as u8) {
                 out.extend((1..=LIMIT as Action + 1).map(|x| c + x * VALUE_STEP));
-            } else if everything || self.is_safe(c8) {
+            } else {
                 out.push(c);
             }
         }
@@ -1155,32 +1243,32 @@ impl Rules for Hundred {
         &self.history
     }
 
-    /// Fast path: the legal list weighted without being built (an ace that
-    /// chooses a value stands for 101 actions, any other playable card for one).
+    /// Fast path, without building the legal list: one draw below the number
+    /// of legal actions, the first ones standing for the playable plain cards
+    /// (one action each), the rest for the 101 values of each playable
+    /// value-choosing ace. Uniform over the legal actions, in another order
+    /// than `legal_actions`.
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
-        let set = self.hand_set(self.current as usize);
-        let everything = self.params.allow_voluntary_bust || !self.has_safe(set);
-        let weight = |c: u8| {
-            if self.params.chooses_value(c) {
-                LIMIT as usize + 1
-            } else {
-                usize::from(everything || self.is_safe(c))
-            }
+        let playable = self.playable();
+        let aces = playable & self.params.cards().choosers;
+        let plain = playable & !aces;
+        let plain_count = plain.count_ones() as usize;
+        let values = LIMIT as usize + 1;
+        let r = pick(rng, plain_count + values * aces.count_ones() as usize);
+        // Selects, not branches: whether an ace is drawn is hard to predict.
+        let is_ace = r >= plain_count;
+        let k = r.wrapping_sub(plain_count);
+        let (set, index) = if is_ace {
+            (aces, k / values)
+        } else {
+            (plain, r)
         };
-        let total: usize = bits(set as u128).map(|c| weight(c as u8)).sum();
-        let mut r = pick(rng, total);
-        for c in bits(set as u128) {
-            let w = weight(c as u8);
-            if r < w {
-                return if w > 1 {
-                    c as Action + (r as Action + 1) * VALUE_STEP
-                } else {
-                    c as Action
-                };
-            }
-            r -= w;
-        }
-        unreachable!("a legal action exists while the game is on")
+        let value_code = if is_ace {
+            (k % values + 1) as Action * VALUE_STEP
+        } else {
+            0
+        };
+        nth_bit(set, index) + value_code
     }
 
     const HAS_HEURISTIC: bool = true;
@@ -1427,6 +1515,18 @@ impl Rules for Hundred {
         });
         Self::from_json(self.params, &state)
     }
+}
+
+/// The `k`-th lowest card of `set` (`k` below its size). The loop runs once
+/// per card but the last, whatever `k`, so that its exit is predictable.
+#[inline]
+fn nth_bit(set: u64, k: usize) -> Action {
+    let mut rest = set;
+    for i in 1..set.count_ones() as usize {
+        let without_lowest = rest & rest.wrapping_sub(1);
+        rest = if i <= k { without_lowest } else { rest };
+    }
+    Action::from(rest.trailing_zeros())
 }
 
 /// The heuristic bot's worth of keeping card `c`: the higher, the later it is played.
