@@ -60,6 +60,8 @@ const RJ: u8 = 9;
 const RQ: u8 = 10;
 const RK: u8 = 11;
 const RA: u8 = 12;
+/// The 4s, which reverse the direction (HU-15).
+const FOURS: u64 = 1 << card(R4, 0) | 1 << card(R4, 1) | 1 << card(R4, 2) | 1 << card(R4, 3);
 const CLUBS: u8 = 0;
 const DIAMONDS: u8 = 1;
 const HEARTS: u8 = 2;
@@ -437,8 +439,14 @@ pub struct Hundred {
     elim_len: u8,
     action_count: u64,
     result: Option<(Reason, Vec<Vec<usize>>)>,
+    /// One bit per seat with chips (`chips[s] > 0`), for `next_active`.
+    active: u16,
+    /// The last `recent_len` (≤ n) plays with their seats, a ring over the
+    /// first n entries: the next play goes to `recent_next`, which holds the
+    /// oldest play once the ring is full.
     recent: [(u8, Action); MAX_PLAYERS],
     recent_len: u8,
+    recent_next: u8,
     history: Vec<Action>,
 }
 
@@ -472,8 +480,10 @@ impl Hundred {
             elim_len: 0,
             action_count: 0,
             result: None,
+            active: (1 << params.players) - 1,
             recent: [(0, 0); MAX_PLAYERS],
             recent_len: 0,
+            recent_next: 0,
             history: Vec::with_capacity(256),
         };
         game.chips[..params.players].fill(params.chips);
@@ -513,18 +523,27 @@ impl Hundred {
         self.n() - self.elim_len as usize
     }
 
-    /// The first active seat in seat+d, seat+2d, ... (§3.1).
+    /// The first active seat in seat+d, seat+2d, ... (§3.1). The active
+    /// seats twice over, as bits 0..2n, turn going round into one bit scan:
+    /// bits seat+1 ..= seat+n upwards, or seat+n-1 down to seat, hold every
+    /// seat once, in the order of play.
+    #[inline]
     fn next_active(&self, seat: usize, dir: i8) -> usize {
         let n = self.n();
-        let step = if dir > 0 { 1 } else { n - 1 };
-        let mut s = seat;
-        for _ in 0..n {
-            s = (s + step) % n;
-            if self.is_active(s) {
-                return s;
-            }
+        let twice = u32::from(self.active) | u32::from(self.active) << n;
+        if twice == 0 {
+            return seat;
         }
-        seat
+        let at = if dir > 0 {
+            seat + 1 + (twice >> (seat + 1)).trailing_zeros() as usize
+        } else {
+            31 - (twice & ((1 << (seat + n)) - 1)).leading_zeros() as usize
+        };
+        if at >= n {
+            at - n
+        } else {
+            at
+        }
     }
 
     /// §4.4: one card at a time from left of the dealer, over active seats.
@@ -598,23 +617,20 @@ impl Hundred {
         let seat = self.current as usize;
         let c = (action % VALUE_STEP) as u8;
         self.remember(seat, action);
-        let forced_bust = action < VALUE_STEP
-            && !self.params.allow_voluntary_bust
-            && self.params.new_value(c, self.value) > LIMIT;
-        self.remove_from_hand(seat, c);
-        if forced_bust {
-            self.mark_bust(seat);
-        }
-        self.pile[self.pile_len as usize] = c;
-        self.pile_len += 1;
-        if rank(c) == R4 {
-            self.dir = -self.dir; // HU-15
-        }
         let new = if action >= VALUE_STEP {
             (action / VALUE_STEP - 1) as i64 // HU-4: an ace never busts
         } else {
             self.params.new_value(c, self.value)
         };
+        self.remove_from_hand(seat, c);
+        if new > LIMIT && !self.params.allow_voluntary_bust {
+            self.mark_bust(seat); // a forced bust (HU-6)
+        }
+        self.pile[self.pile_len as usize] = c;
+        self.pile_len += 1;
+        if FOURS >> c & 1 != 0 {
+            self.dir = -self.dir; // HU-15
+        }
         let mut redealt = false;
         if new <= LIMIT {
             self.value = new;
@@ -637,35 +653,50 @@ impl Hundred {
 
     fn remember(&mut self, seat: usize, action: Action) {
         self.history.push(action);
-        let n = self.n();
-        if self.recent_len as usize == n {
-            self.recent.copy_within(1..n, 0);
-            self.recent_len -= 1;
-        }
-        self.recent[self.recent_len as usize] = (seat as u8, action);
-        self.recent_len += 1;
+        let n = self.n() as u8;
+        let i = self.recent_next;
+        self.recent[i as usize] = (seat as u8, action);
+        self.recent_next = if i + 1 == n { 0 } else { i + 1 };
+        self.recent_len = (self.recent_len + 1).min(n);
+    }
+
+    /// The recent plays with their seats, oldest first.
+    fn recent_pairs(&self) -> impl Iterator<Item = (u8, Action)> + '_ {
+        let (n, len) = (self.n(), self.recent_len as usize);
+        let oldest = if len < n {
+            0
+        } else {
+            self.recent_next as usize
+        };
+        (oldest..oldest + len).map(move |i| self.recent[i % n])
     }
 
     /// Removes the first copy of `c` from the hand, keeping the order (§2.3).
+    /// Where the card sits is random, so the loops run over the whole hand
+    /// and select rather than stop or start at the card.
     #[inline]
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
         let len = self.hand_len[seat] as usize;
         let start = seat * self.params.hand_size;
-        if let Some(i) = self.hands[start..start + len].iter().position(|&x| x == c) {
-            if self.slot_bust[start..start + len]
-                .iter()
-                .any(|&b| b != NO_BUST)
-            {
-                self.forget_ambiguous_busts(start..start + len, start + i, c);
-            }
-            // A hand is a few cards: shifting them one by one beats three memmoves.
-            for j in start + i..start + len - 1 {
-                self.hands[j] = self.hands[j + 1];
-                self.slot_gen[j] = self.slot_gen[j + 1];
-                self.slot_bust[j] = self.slot_bust[j + 1];
-            }
-            self.hand_len[seat] -= 1;
+        let mut at = len;
+        let mut marks = NO_BUST;
+        for i in (start..start + len).rev() {
+            at = if self.hands[i] == c { i - start } else { at };
+            marks &= self.slot_bust[i];
         }
+        if at == len {
+            return;
+        }
+        if marks != NO_BUST {
+            self.forget_ambiguous_busts(start..start + len, start + at, c);
+        }
+        for j in start..start + len - 1 {
+            let from = j + usize::from(j >= start + at);
+            self.hands[j] = self.hands[from];
+            self.slot_gen[j] = self.slot_gen[from];
+            self.slot_bust[j] = self.slot_bust[from];
+        }
+        self.hand_len[seat] -= 1;
     }
 
     // -----------------------------------------------------------------------
@@ -750,6 +781,7 @@ impl Hundred {
         self.pile[..k].copy_from_slice(&self.hands[start..start + k]);
         self.pile_len += k as u8;
         self.hand_len[seat] = 0;
+        self.active &= !(1 << seat);
         self.elim[self.elim_len as usize] = seat as u8;
         self.elim_len += 1;
     }
@@ -759,28 +791,37 @@ impl Hundred {
     // -----------------------------------------------------------------------
 
     /// Draws the top card; an empty stock is first rebuilt from the pile (HU-11).
+    #[inline]
     fn draw(&mut self, seat: usize) {
-        if self.stock_len == 0 {
-            let under = self.pile_len as usize - 1;
-            if under == 0 {
-                return;
-            }
-            let mut list = [0u8; MAX_CARDS];
-            list[..under].copy_from_slice(&self.pile[..under]);
-            self.rng.shuffle(&mut list[..under]);
-            for (slot, &c) in self.stock.iter_mut().zip(list[..under].iter().rev()) {
-                *slot = c;
-            }
-            self.stock_len = under as u8;
-            self.pile[0] = self.pile[under];
-            self.pile_len = 1;
-            if self.params.decks == 1 {
-                self.generation = self.generation.wrapping_add(1);
-            }
+        if self.stock_len == 0 && !self.rebuild_stock() {
+            return;
         }
         self.stock_len -= 1;
         let c = self.stock[self.stock_len as usize];
         self.push_to_hand(seat, c);
+    }
+
+    /// The pile under its top card, shuffled, becomes the stock; false if
+    /// there is no such card. Once in a stock's worth of plays, so not inlined.
+    #[inline(never)]
+    fn rebuild_stock(&mut self) -> bool {
+        let under = self.pile_len as usize - 1;
+        if under == 0 {
+            return false;
+        }
+        let mut list = [0u8; MAX_CARDS];
+        list[..under].copy_from_slice(&self.pile[..under]);
+        self.rng.shuffle(&mut list[..under]);
+        for (slot, &c) in self.stock.iter_mut().zip(list[..under].iter().rev()) {
+            *slot = c;
+        }
+        self.stock_len = under as u8;
+        self.pile[0] = self.pile[under];
+        self.pile_len = 1;
+        if self.params.decks == 1 {
+            self.generation = self.generation.wrapping_add(1);
+        }
+        true
     }
 
     /// Appends a card received to the end of the hand (§2.3).
@@ -852,11 +893,9 @@ impl Hundred {
     }
 
     fn recent_json(&self) -> Value {
-        let pairs = &self.recent[..self.recent_len as usize];
         Value::Array(
-            pairs
-                .iter()
-                .map(|&(s, a)| json!([s, Self::action_text(a)]))
+            self.recent_pairs()
+                .map(|(s, a)| json!([s, Self::action_text(a)]))
                 .collect(),
         )
     }
@@ -884,6 +923,7 @@ impl Hundred {
             "\"chips\" must have one entry per seat".into()
         })?;
         g.chips[..n].copy_from_slice(&chips);
+        g.active = (0..n).filter(|&s| g.is_active(s)).map(|s| 1 << s).sum();
         let hands = json::array(v, "hands")?;
         ensure(hands.len() == n, || {
             "\"hands\" must have one entry per seat".into()
@@ -951,6 +991,7 @@ impl Hundred {
             self.recent[i] = (seat(s, self.n(), "recent")?, parse_history(text)?);
         }
         self.recent_len = pairs.len() as u8;
+        self.recent_next = (pairs.len() % self.n()) as u8;
         Ok(())
     }
 
@@ -1029,10 +1070,7 @@ impl Hundred {
         })?;
         let k = self.recent_len as usize;
         let tail = &self.history[self.history.len().saturating_sub(k)..];
-        let paired = self.recent[..k]
-            .iter()
-            .map(|&(_, a)| a)
-            .eq(tail.iter().copied());
+        let paired = self.recent_pairs().map(|(_, a)| a).eq(tail.iter().copied());
         ensure(k == n.min(self.history.len()) && paired, || {
             "recent must pair the last actions of the history with their seats".into()
         })?;
