@@ -26,6 +26,7 @@ use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
+use std::hint::select_unpredictable;
 
 /// Most seats at a table.
 pub const MAX_PLAYERS: usize = 12;
@@ -380,6 +381,13 @@ impl Params {
     }
 }
 
+/// Room for twice a usual game's actions, so that the history does not grow
+/// while playing: a random game loses about one chip per 20 actions.
+fn history_capacity(p: &Params) -> usize {
+    let chips = p.chips.clamp(1, 1000) as usize;
+    (40 * chips * p.players).min(p.max_actions.min(1 << 16) as usize)
+}
+
 // ---------------------------------------------------------------------------
 // §3 State
 // ---------------------------------------------------------------------------
@@ -484,7 +492,7 @@ impl Hundred {
             recent: [(0, 0); MAX_PLAYERS],
             recent_len: 0,
             recent_next: 0,
-            history: Vec::with_capacity(256),
+            history: Vec::with_capacity(history_capacity(&params)),
         };
         game.chips[..params.players].fill(params.chips);
         let mut cards = [0u8; MAX_CARDS];
@@ -534,11 +542,10 @@ impl Hundred {
         if twice == 0 {
             return seat;
         }
-        let at = if dir > 0 {
-            seat + 1 + (twice >> (seat + 1)).trailing_zeros() as usize
-        } else {
-            31 - (twice & ((1 << (seat + n)) - 1)).leading_zeros() as usize
-        };
+        let up = seat + 1 + (twice >> (seat + 1)).trailing_zeros() as usize;
+        let down = 31 - (twice & ((1 << (seat + n)) - 1)).leading_zeros() as usize;
+        // Each 4 turns the direction: which way is played is hard to predict.
+        let at = select_unpredictable(dir > 0, up, down);
         if at >= n {
             at - n
         } else {
@@ -628,9 +635,8 @@ impl Hundred {
         }
         self.pile[self.pile_len as usize] = c;
         self.pile_len += 1;
-        if FOURS >> c & 1 != 0 {
-            self.dir = -self.dir; // HU-15
-        }
+        let four = FOURS >> c & 1 != 0;
+        self.dir = select_unpredictable(four, -self.dir, self.dir); // HU-15
         let mut redealt = false;
         if new <= LIMIT {
             self.value = new;
@@ -678,23 +684,29 @@ impl Hundred {
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
         let len = self.hand_len[seat] as usize;
         let start = seat * self.params.hand_size;
+        let hand = start..start + len;
         let mut at = len;
         let mut marks = NO_BUST;
-        for i in (start..start + len).rev() {
-            at = if self.hands[i] == c { i - start } else { at };
-            marks &= self.slot_bust[i];
+        let slots = self.hands[hand.clone()]
+            .iter()
+            .zip(&self.slot_bust[hand.clone()]);
+        for (i, (&x, &bust)) in slots.enumerate().rev() {
+            at = if x == c { i } else { at };
+            marks &= bust;
         }
         if at == len {
             return;
         }
         if marks != NO_BUST {
-            self.forget_ambiguous_busts(start..start + len, start + at, c);
+            self.forget_ambiguous_busts(hand.clone(), start + at, c);
         }
-        for j in start..start + len - 1 {
-            let from = j + usize::from(j >= start + at);
-            self.hands[j] = self.hands[from];
-            self.slot_gen[j] = self.slot_gen[from];
-            self.slot_bust[j] = self.slot_bust[from];
+        let cards = &mut self.hands[hand.clone()];
+        let (gens, busts) = (&mut self.slot_gen[hand.clone()], &mut self.slot_bust[hand]);
+        for j in 1..len {
+            let from = j - usize::from(j <= at);
+            cards[j - 1] = cards[from];
+            gens[j - 1] = gens[from];
+            busts[j - 1] = busts[from];
         }
         self.hand_len[seat] -= 1;
     }
@@ -1306,7 +1318,7 @@ impl Rules for Hundred {
         } else {
             0
         };
-        nth_bit(set, index) + value_code
+        nth_bit(set, index, self.params.hand_size) + value_code
     }
 
     const HAS_HEURISTIC: bool = true;
@@ -1555,12 +1567,13 @@ impl Rules for Hundred {
     }
 }
 
-/// The `k`-th lowest card of `set` (`k` below its size). The loop runs once
-/// per card but the last, whatever `k`, so that its exit is predictable.
+/// The `k`-th lowest card of `set`, for `k` below its size and below
+/// `most`. The loop runs `most - 1` times whatever `k` and the size (a hand
+/// holds at most `hand_size` distinct cards), so that its exit is predictable.
 #[inline]
-fn nth_bit(set: u64, k: usize) -> Action {
+fn nth_bit(set: u64, k: usize, most: usize) -> Action {
     let mut rest = set;
-    for i in 1..set.count_ones() as usize {
+    for i in 1..most {
         let without_lowest = rest & rest.wrapping_sub(1);
         rest = if i <= k { without_lowest } else { rest };
     }
