@@ -717,12 +717,12 @@ impl Hundred {
 
     /// Whether `c` can never bust (§6.1): it sets, keeps or lowers the value.
     fn never_busts(&self, c: u8) -> bool {
-        self.params.chooses_value(c) || self.params.new_value(c, LIMIT) <= LIMIT
+        self.params.safe_cards(LIMIT) >> c & 1 != 0
     }
 
     /// Whether `c` busts at value `v` (a value-choosing ace never does).
     fn busts_at(&self, c: u8, v: u8) -> bool {
-        v != NO_BUST && !self.params.chooses_value(c) && self.params.new_value(c, v as i64) > LIMIT
+        v != NO_BUST && self.params.safe_cards(i64::from(v)) >> c & 1 == 0
     }
 
     /// A forced bust (HU-6) shows that every other card of the hand busts too.
@@ -741,17 +741,21 @@ impl Hundred {
     /// only the weakest of the constraints.
     fn forget_ambiguous_busts(&mut self, hand: std::ops::Range<usize>, played: usize, c: u8) {
         let gen = self.slot_gen[played];
-        let could = |g: &Self, i: usize| {
-            g.slot_gen[i] == gen && (g.slot_bust[i] == NO_BUST || g.busts_at(c, g.slot_bust[i]))
-        };
+        // Bit j: slot `hand.start + j` could be the one played. Bitwise `&`
+        // and `|` and selects, not short cuts: each test is hard to predict.
+        let mut could = 0u64;
         let (mut low, mut high) = (NO_BUST, 0u8);
-        for i in hand.clone().filter(|&i| could(self, i)) {
-            low = low.min(self.slot_bust[i]);
-            high = high.max(self.slot_bust[i]);
+        for (j, i) in hand.clone().enumerate() {
+            let bust = self.slot_bust[i];
+            let safe = self.params.safe_cards(i64::from(bust)) >> c & 1 != 0;
+            let fits = (self.slot_gen[i] == gen) & ((bust == NO_BUST) | !safe);
+            could |= u64::from(fits) << j;
+            low = if fits { low.min(bust) } else { low };
+            high = if fits { high.max(bust) } else { high };
         }
         if low != high {
-            for i in hand {
-                if could(self, i) {
+            for (j, i) in hand.enumerate() {
+                if could >> j & 1 != 0 {
                     self.slot_bust[i] = high;
                 }
             }
@@ -821,12 +825,11 @@ impl Hundred {
         if under == 0 {
             return false;
         }
-        let mut list = [0u8; MAX_CARDS];
-        list[..under].copy_from_slice(&self.pile[..under]);
-        self.rng.shuffle(&mut list[..under]);
-        for (slot, &c) in self.stock.iter_mut().zip(list[..under].iter().rev()) {
-            *slot = c;
-        }
+        // Shuffled in pile order, then turned over: the stock's top is last.
+        let stock = &mut self.stock[..under];
+        stock.copy_from_slice(&self.pile[..under]);
+        self.rng.shuffle(stock);
+        stock.reverse();
         self.stock_len = under as u8;
         self.pile[0] = self.pile[under];
         self.pile_len = 1;
