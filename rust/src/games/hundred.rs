@@ -16,9 +16,12 @@
 //! Representation: cards are `u8` codes 0..52 in canonical order (suit × 13 +
 //! rank); the hands share one fixed array (seat s from `s × hand_size`), stock and
 //! pile are fixed arrays (the stock stored top last, so a draw is a pop); the
-//! distinct cards of a hand form a 52-bit set for `legal_actions`; an action is
+//! distinct cards of a hand form a 52-bit set, and static tables per `red_ace`
+//! give each card's effect and the set of cards safe on each value, so the
+//! playable cards are one AND; the active seats are a bit mask; an action is
 //! `card + 64 × (X + 1)` for an ace choosing X, plain `card` otherwise. Nothing is
-//! allocated while playing except the history and the final ranking.
+//! allocated while playing except the history (sized for the game) and the final
+//! ranking.
 
 use crate::cards::{bits, check_deck};
 use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
@@ -750,8 +753,8 @@ impl Hundred {
             let safe = self.params.safe_cards(i64::from(bust)) >> c & 1 != 0;
             let fits = (self.slot_gen[i] == gen) & ((bust == NO_BUST) | !safe);
             could |= u64::from(fits) << j;
-            low = if fits { low.min(bust) } else { low };
-            high = if fits { high.max(bust) } else { high };
+            low = select_unpredictable(fits, low.min(bust), low);
+            high = select_unpredictable(fits, high.max(bust), high);
         }
         if low != high {
             for (j, i) in hand.enumerate() {
