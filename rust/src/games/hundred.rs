@@ -2071,6 +2071,43 @@ mod tests {
     }
 
     #[test]
+    fn random_actions_are_legal_and_uniform() {
+        for given in [
+            vec![("red_ace", Param::Str("choose".into()))],
+            vec![("allow_voluntary_bust", Param::Bool(true))],
+            vec![("num_decks", Param::Int(2)), ("hand_size", Param::Int(5))],
+        ] {
+            along_a_game(params(4, &given), 7, |g| {
+                if g.is_terminal() {
+                    return;
+                }
+                let mut legal = Vec::new();
+                g.legal_actions(&mut legal);
+                let mut rng = SplitMix64::new(g.action_count);
+                for _ in 0..20 {
+                    let a = g.random_action(&mut rng, &mut Vec::new());
+                    assert!(legal.contains(&a), "{}", Hundred::action_text(a));
+                }
+            });
+        }
+        // 101 values of AC and KD are legal (9H busts): each drawn about 200 times.
+        let mut g = game(3, &[]);
+        g.value = 95;
+        set_hand(&mut g, 1, &["AC", "9H", "KD"]);
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let mut rng = SplitMix64::new(3);
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..200 * legal.len() {
+            *counts
+                .entry(g.random_action(&mut rng, &mut Vec::new()))
+                .or_insert(0) += 1;
+        }
+        assert_eq!(counts.len(), legal.len());
+        assert!(counts.values().all(|&k| (130..=270).contains(&k)));
+    }
+
+    #[test]
     fn search_tries_a_few_values_of_an_ace() {
         let mut g = game(3, &[]);
         g.value = 98;
