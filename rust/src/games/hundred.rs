@@ -16,9 +16,12 @@
 //! Representation: cards are `u8` codes 0..52 in canonical order (suit × 13 +
 //! rank); the hands share one fixed array (seat s from `s × hand_size`), stock and
 //! pile are fixed arrays (the stock stored top last, so a draw is a pop); the
-//! distinct cards of a hand form a 52-bit set for `legal_actions`; an action is
+//! distinct cards of a hand form a 52-bit set, and static tables per `red_ace`
+//! give each card's effect and the set of cards safe on each value, so the
+//! playable cards are one AND; the active seats are a bit mask; an action is
 //! `card + 64 × (X + 1)` for an ace choosing X, plain `card` otherwise. Nothing is
-//! allocated while playing except the history and the final ranking.
+//! allocated while playing except the history (sized for the game) and the final
+//! ranking.
 
 use crate::cards::{bits, check_deck};
 use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
@@ -26,6 +29,7 @@ use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
+use std::hint::select_unpredictable;
 
 /// Most seats at a table.
 pub const MAX_PLAYERS: usize = 12;
@@ -60,6 +64,8 @@ const RJ: u8 = 9;
 const RQ: u8 = 10;
 const RK: u8 = 11;
 const RA: u8 = 12;
+/// The 4s, which reverse the direction (HU-15).
+const FOURS: u64 = 1 << card(R4, 0) | 1 << card(R4, 1) | 1 << card(R4, 2) | 1 << card(R4, 3);
 const CLUBS: u8 = 0;
 const DIAMONDS: u8 = 1;
 const HEARTS: u8 = 2;
@@ -279,31 +285,110 @@ impl Params {
 // §6.1 Card effects
 // ---------------------------------------------------------------------------
 
-impl Params {
+/// A card's effect on the value before the floor, `v -> mul·v + add`: every
+/// card of the table has this form except a value-choosing ace, which sets the
+/// X of its action (it keeps the value here, and nothing reads that).
+#[derive(Debug, Clone, Copy)]
+struct Effect {
+    mul: i8,
+    add: i8,
+}
+
+const fn effect(c: u8, red_ace: RedAce) -> Effect {
+    let (mul, add) = match (rank(c), suit(c)) {
+        (0, SPADES) => (2, 0),
+        (RA, _) if matches!(red_ace, RedAce::One) => (1, 1),
+        (RA, _) | (R4, _) | (RK, _) => (1, 0),
+        (R5, HEARTS | DIAMONDS) => (1, -5),
+        (RJ, _) => (1, -10),
+        (R10, _) => (0, LIMIT as i8),
+        (RQ, HEARTS) => (0, 0),
+        (RQ, _) => (1, 10),
+        (r, _) => (1, r as i8 + 2),
+    };
+    Effect { mul, add }
+}
+
+/// Per `red_ace` (in declaration order), the cards' effects and which cards choose a value.
+struct CardTable {
+    effects: [Effect; 52],
     /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
+    choosers: u64,
+    /// Per value 0..=100, the cards that do not bust on it: a value-choosing
+    /// ace, or a card whose new value is at most 100. (Below 0, with
+    /// `allow_negative`, no card busts, as on 0.)
+    safe: [u64; LIMIT as usize + 1],
+}
+
+const fn card_table(red_ace: RedAce) -> CardTable {
+    let mut t = CardTable {
+        effects: [Effect { mul: 0, add: 0 }; 52],
+        choosers: 0,
+        safe: [0; LIMIT as usize + 1],
+    };
+    let mut c = 0;
+    while c < 52 {
+        let e = effect(c, red_ace);
+        t.effects[c as usize] = e;
+        let chooses = rank(c) == RA
+            && (suit(c) == SPADES || suit(c) == CLUBS || matches!(red_ace, RedAce::Choose));
+        if chooses {
+            t.choosers |= 1 << c;
+        }
+        let mut v = 0;
+        while v <= LIMIT {
+            if chooses || e.mul as i64 * v + e.add as i64 <= LIMIT {
+                t.safe[v as usize] |= 1 << c;
+            }
+            v += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static CARD_TABLES: [CardTable; 3] = [
+    card_table(RedAce::One),
+    card_table(RedAce::Choose),
+    card_table(RedAce::Zero),
+];
+
+impl Params {
+    #[inline]
+    fn cards(&self) -> &'static CardTable {
+        &CARD_TABLES[self.red_ace as usize]
+    }
+
+    /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
+    #[inline]
     fn chooses_value(&self, c: u8) -> bool {
-        rank(c) == RA && (suit(c) == SPADES || suit(c) == CLUBS || self.red_ace == RedAce::Choose)
+        self.cards().choosers >> c & 1 != 0
     }
 
     /// The value after playing `c` (not a value-choosing ace) on `v`; above 100 busts.
+    #[inline]
     fn new_value(&self, c: u8, v: i64) -> i64 {
-        let result = match (rank(c), suit(c)) {
-            (0, SPADES) => 2 * v,
-            (RA, _) if self.red_ace == RedAce::One => v + 1,
-            (RA, _) | (R4, _) | (RK, _) => v,
-            (R5, HEARTS | DIAMONDS) => v - 5,
-            (RJ, _) => v - 10,
-            (R10, _) => LIMIT,
-            (RQ, HEARTS) => 0,
-            (RQ, _) => v + 10,
-            (r, _) => v + r as i64 + 2,
-        };
-        result.max(if self.allow_negative {
+        let e = self.cards().effects[c as usize];
+        let floor = if self.allow_negative {
             NEGATIVE_FLOOR
         } else {
             0
-        })
+        };
+        (i64::from(e.mul) * v + i64::from(e.add)).max(floor)
     }
+
+    /// The cards that do not bust on value `v` (§5.3), value-choosing aces included.
+    #[inline]
+    fn safe_cards(&self, v: i64) -> u64 {
+        self.cards().safe[v.clamp(0, LIMIT) as usize]
+    }
+}
+
+/// Room for twice a usual game's actions, so that the history does not grow
+/// while playing: a random game loses about one chip per 20 actions.
+fn history_capacity(p: &Params) -> usize {
+    let chips = p.chips.clamp(1, 1000) as usize;
+    (40 * chips * p.players).min(p.max_actions.min(1 << 16) as usize)
 }
 
 // ---------------------------------------------------------------------------
@@ -365,8 +450,14 @@ pub struct Hundred {
     elim_len: u8,
     action_count: u64,
     result: Option<(Reason, Vec<Vec<usize>>)>,
+    /// One bit per seat with chips (`chips[s] > 0`), for `next_active`.
+    active: u16,
+    /// The last `recent_len` (≤ n) plays with their seats, a ring over the
+    /// first n entries: the next play goes to `recent_next`, which holds the
+    /// oldest play once the ring is full.
     recent: [(u8, Action); MAX_PLAYERS],
     recent_len: u8,
+    recent_next: u8,
     history: Vec<Action>,
 }
 
@@ -400,9 +491,11 @@ impl Hundred {
             elim_len: 0,
             action_count: 0,
             result: None,
+            active: (1 << params.players) - 1,
             recent: [(0, 0); MAX_PLAYERS],
             recent_len: 0,
-            history: Vec::with_capacity(256),
+            recent_next: 0,
+            history: Vec::with_capacity(history_capacity(&params)),
         };
         game.chips[..params.players].fill(params.chips);
         let mut cards = [0u8; MAX_CARDS];
@@ -441,18 +534,26 @@ impl Hundred {
         self.n() - self.elim_len as usize
     }
 
-    /// The first active seat in seat+d, seat+2d, ... (§3.1).
+    /// The first active seat in seat+d, seat+2d, ... (§3.1). The active
+    /// seats twice over, as bits 0..2n, turn going round into one bit scan:
+    /// bits seat+1 ..= seat+n upwards, or seat+n-1 down to seat, hold every
+    /// seat once, in the order of play.
+    #[inline]
     fn next_active(&self, seat: usize, dir: i8) -> usize {
         let n = self.n();
-        let step = if dir > 0 { 1 } else { n - 1 };
-        let mut s = seat;
-        for _ in 0..n {
-            s = (s + step) % n;
-            if self.is_active(s) {
-                return s;
-            }
+        let twice = u32::from(self.active) | u32::from(self.active) << n;
+        if twice == 0 {
+            return seat;
         }
-        seat
+        let up = seat + 1 + (twice >> (seat + 1)).trailing_zeros() as usize;
+        let down = 31 - (twice & ((1 << (seat + n)) - 1)).leading_zeros() as usize;
+        // Each 4 turns the direction: which way is played is hard to predict.
+        let at = select_unpredictable(dir > 0, up, down);
+        if at >= n {
+            at - n
+        } else {
+            at
+        }
     }
 
     /// §4.4: one card at a time from left of the dealer, over active seats.
@@ -491,12 +592,31 @@ impl Hundred {
     // §5 Legal actions
     // -----------------------------------------------------------------------
 
+    /// The cards that do not bust now.
+    #[inline]
+    fn safe_now(&self) -> u64 {
+        self.params.safe_cards(self.value)
+    }
+
     fn is_safe(&self, c: u8) -> bool {
-        self.params.chooses_value(c) || self.params.new_value(c, self.value) <= LIMIT
+        self.safe_now() >> c & 1 != 0
     }
 
     fn has_safe(&self, set: u64) -> bool {
-        bits(set as u128).any(|c| self.is_safe(c as u8))
+        set & self.safe_now() != 0
+    }
+
+    /// The distinct cards the player to act may play (HU-6): the safe ones
+    /// while one exists (unless voluntary busts are allowed), else all.
+    #[inline]
+    fn playable(&self) -> u64 {
+        let set = self.hand_set(self.current as usize);
+        let safe = set & self.safe_now();
+        if safe == 0 || self.params.allow_voluntary_bust {
+            set
+        } else {
+            safe
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -507,23 +627,19 @@ impl Hundred {
         let seat = self.current as usize;
         let c = (action % VALUE_STEP) as u8;
         self.remember(seat, action);
-        let forced_bust = action < VALUE_STEP
-            && !self.params.allow_voluntary_bust
-            && self.params.new_value(c, self.value) > LIMIT;
-        self.remove_from_hand(seat, c);
-        if forced_bust {
-            self.mark_bust(seat);
-        }
-        self.pile[self.pile_len as usize] = c;
-        self.pile_len += 1;
-        if rank(c) == R4 {
-            self.dir = -self.dir; // HU-15
-        }
         let new = if action >= VALUE_STEP {
             (action / VALUE_STEP - 1) as i64 // HU-4: an ace never busts
         } else {
             self.params.new_value(c, self.value)
         };
+        self.remove_from_hand(seat, c);
+        if new > LIMIT && !self.params.allow_voluntary_bust {
+            self.mark_bust(seat); // a forced bust (HU-6)
+        }
+        self.pile[self.pile_len as usize] = c;
+        self.pile_len += 1;
+        let four = FOURS >> c & 1 != 0;
+        self.dir = select_unpredictable(four, -self.dir, self.dir); // HU-15
         let mut redealt = false;
         if new <= LIMIT {
             self.value = new;
@@ -546,35 +662,56 @@ impl Hundred {
 
     fn remember(&mut self, seat: usize, action: Action) {
         self.history.push(action);
-        let n = self.n();
-        if self.recent_len as usize == n {
-            self.recent.copy_within(1..n, 0);
-            self.recent_len -= 1;
-        }
-        self.recent[self.recent_len as usize] = (seat as u8, action);
-        self.recent_len += 1;
+        let n = self.n() as u8;
+        let i = self.recent_next;
+        self.recent[i as usize] = (seat as u8, action);
+        self.recent_next = if i + 1 == n { 0 } else { i + 1 };
+        self.recent_len = (self.recent_len + 1).min(n);
+    }
+
+    /// The recent plays with their seats, oldest first.
+    fn recent_pairs(&self) -> impl Iterator<Item = (u8, Action)> + '_ {
+        let (n, len) = (self.n(), self.recent_len as usize);
+        let oldest = if len < n {
+            0
+        } else {
+            self.recent_next as usize
+        };
+        (oldest..oldest + len).map(move |i| self.recent[i % n])
     }
 
     /// Removes the first copy of `c` from the hand, keeping the order (§2.3).
+    /// Where the card sits is random, so the loops run over the whole hand
+    /// and select rather than stop or start at the card.
     #[inline]
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
         let len = self.hand_len[seat] as usize;
         let start = seat * self.params.hand_size;
-        if let Some(i) = self.hands[start..start + len].iter().position(|&x| x == c) {
-            if self.slot_bust[start..start + len]
-                .iter()
-                .any(|&b| b != NO_BUST)
-            {
-                self.forget_ambiguous_busts(start..start + len, start + i, c);
-            }
-            // A hand is a few cards: shifting them one by one beats three memmoves.
-            for j in start + i..start + len - 1 {
-                self.hands[j] = self.hands[j + 1];
-                self.slot_gen[j] = self.slot_gen[j + 1];
-                self.slot_bust[j] = self.slot_bust[j + 1];
-            }
-            self.hand_len[seat] -= 1;
+        let hand = start..start + len;
+        let mut at = len;
+        let mut marks = NO_BUST;
+        let slots = self.hands[hand.clone()]
+            .iter()
+            .zip(&self.slot_bust[hand.clone()]);
+        for (i, (&x, &bust)) in slots.enumerate().rev() {
+            at = if x == c { i } else { at };
+            marks &= bust;
         }
+        if at == len {
+            return;
+        }
+        if marks != NO_BUST {
+            self.forget_ambiguous_busts(hand.clone(), start + at, c);
+        }
+        let cards = &mut self.hands[hand.clone()];
+        let (gens, busts) = (&mut self.slot_gen[hand.clone()], &mut self.slot_bust[hand]);
+        for j in 1..len {
+            let from = j - usize::from(j <= at);
+            cards[j - 1] = cards[from];
+            gens[j - 1] = gens[from];
+            busts[j - 1] = busts[from];
+        }
+        self.hand_len[seat] -= 1;
     }
 
     // -----------------------------------------------------------------------
@@ -583,12 +720,12 @@ impl Hundred {
 
     /// Whether `c` can never bust (§6.1): it sets, keeps or lowers the value.
     fn never_busts(&self, c: u8) -> bool {
-        self.params.chooses_value(c) || self.params.new_value(c, LIMIT) <= LIMIT
+        self.params.safe_cards(LIMIT) >> c & 1 != 0
     }
 
     /// Whether `c` busts at value `v` (a value-choosing ace never does).
     fn busts_at(&self, c: u8, v: u8) -> bool {
-        v != NO_BUST && !self.params.chooses_value(c) && self.params.new_value(c, v as i64) > LIMIT
+        v != NO_BUST && self.params.safe_cards(i64::from(v)) >> c & 1 == 0
     }
 
     /// A forced bust (HU-6) shows that every other card of the hand busts too.
@@ -607,17 +744,21 @@ impl Hundred {
     /// only the weakest of the constraints.
     fn forget_ambiguous_busts(&mut self, hand: std::ops::Range<usize>, played: usize, c: u8) {
         let gen = self.slot_gen[played];
-        let could = |g: &Self, i: usize| {
-            g.slot_gen[i] == gen && (g.slot_bust[i] == NO_BUST || g.busts_at(c, g.slot_bust[i]))
-        };
+        // Bit j: slot `hand.start + j` could be the one played. Bitwise `&`
+        // and `|` and selects, not short cuts: each test is hard to predict.
+        let mut could = 0u64;
         let (mut low, mut high) = (NO_BUST, 0u8);
-        for i in hand.clone().filter(|&i| could(self, i)) {
-            low = low.min(self.slot_bust[i]);
-            high = high.max(self.slot_bust[i]);
+        for (j, i) in hand.clone().enumerate() {
+            let bust = self.slot_bust[i];
+            let safe = self.params.safe_cards(i64::from(bust)) >> c & 1 != 0;
+            let fits = (self.slot_gen[i] == gen) & ((bust == NO_BUST) | !safe);
+            could |= u64::from(fits) << j;
+            low = select_unpredictable(fits, low.min(bust), low);
+            high = select_unpredictable(fits, high.max(bust), high);
         }
         if low != high {
-            for i in hand {
-                if could(self, i) {
+            for (j, i) in hand.enumerate() {
+                if could >> j & 1 != 0 {
                     self.slot_bust[i] = high;
                 }
             }
@@ -659,6 +800,7 @@ impl Hundred {
         self.pile[..k].copy_from_slice(&self.hands[start..start + k]);
         self.pile_len += k as u8;
         self.hand_len[seat] = 0;
+        self.active &= !(1 << seat);
         self.elim[self.elim_len as usize] = seat as u8;
         self.elim_len += 1;
     }
@@ -668,28 +810,36 @@ impl Hundred {
     // -----------------------------------------------------------------------
 
     /// Draws the top card; an empty stock is first rebuilt from the pile (HU-11).
+    #[inline]
     fn draw(&mut self, seat: usize) {
-        if self.stock_len == 0 {
-            let under = self.pile_len as usize - 1;
-            if under == 0 {
-                return;
-            }
-            let mut list = [0u8; MAX_CARDS];
-            list[..under].copy_from_slice(&self.pile[..under]);
-            self.rng.shuffle(&mut list[..under]);
-            for (slot, &c) in self.stock.iter_mut().zip(list[..under].iter().rev()) {
-                *slot = c;
-            }
-            self.stock_len = under as u8;
-            self.pile[0] = self.pile[under];
-            self.pile_len = 1;
-            if self.params.decks == 1 {
-                self.generation = self.generation.wrapping_add(1);
-            }
+        if self.stock_len == 0 && !self.rebuild_stock() {
+            return;
         }
         self.stock_len -= 1;
         let c = self.stock[self.stock_len as usize];
         self.push_to_hand(seat, c);
+    }
+
+    /// The pile under its top card, shuffled, becomes the stock; false if
+    /// there is no such card. Once in a stock's worth of plays, so not inlined.
+    #[inline(never)]
+    fn rebuild_stock(&mut self) -> bool {
+        let under = self.pile_len as usize - 1;
+        if under == 0 {
+            return false;
+        }
+        // Shuffled in pile order, then turned over: the stock's top is last.
+        let stock = &mut self.stock[..under];
+        stock.copy_from_slice(&self.pile[..under]);
+        self.rng.shuffle(stock);
+        stock.reverse();
+        self.stock_len = under as u8;
+        self.pile[0] = self.pile[under];
+        self.pile_len = 1;
+        if self.params.decks == 1 {
+            self.generation = self.generation.wrapping_add(1);
+        }
+        true
     }
 
     /// Appends a card received to the end of the hand (§2.3).
@@ -761,11 +911,9 @@ impl Hundred {
     }
 
     fn recent_json(&self) -> Value {
-        let pairs = &self.recent[..self.recent_len as usize];
         Value::Array(
-            pairs
-                .iter()
-                .map(|&(s, a)| json!([s, Self::action_text(a)]))
+            self.recent_pairs()
+                .map(|(s, a)| json!([s, Self::action_text(a)]))
                 .collect(),
         )
     }
@@ -793,6 +941,7 @@ impl Hundred {
             "\"chips\" must have one entry per seat".into()
         })?;
         g.chips[..n].copy_from_slice(&chips);
+        g.active = (0..n).filter(|&s| g.is_active(s)).map(|s| 1 << s).sum();
         let hands = json::array(v, "hands")?;
         ensure(hands.len() == n, || {
             "\"hands\" must have one entry per seat".into()
@@ -860,6 +1009,7 @@ impl Hundred {
             self.recent[i] = (seat(s, self.n(), "recent")?, parse_history(text)?);
         }
         self.recent_len = pairs.len() as u8;
+        self.recent_next = (pairs.len() % self.n()) as u8;
         Ok(())
     }
 
@@ -938,10 +1088,7 @@ impl Hundred {
         })?;
         let k = self.recent_len as usize;
         let tail = &self.history[self.history.len().saturating_sub(k)..];
-        let paired = self.recent[..k]
-            .iter()
-            .map(|&(_, a)| a)
-            .eq(tail.iter().copied());
+        let paired = self.recent_pairs().map(|(_, a)| a).eq(tail.iter().copied());
         ensure(k == n.min(self.history.len()) && paired, || {
             "recent must pair the last actions of the history with their seats".into()
         })?;
@@ -1008,13 +1155,10 @@ impl Rules for Hundred {
         if self.result.is_some() {
             return;
         }
-        let set = self.hand_set(self.current as usize);
-        let everything = self.params.allow_voluntary_bust || !self.has_safe(set);
-        for c in bits(set as u128).map(Action::from) {
-            let c8 = c as u8;
-            if self.params.chooses_value(c8) {
+        for c in bits(self.playable() as u128).map(Action::from) {
+            if self.params.chooses_value(c as u8) {
                 out.extend((1..=LIMIT as Action + 1).map(|x| c + x * VALUE_STEP));
-            } else if everything || self.is_safe(c8) {
+            } else {
                 out.push(c);
             }
         }
@@ -1155,32 +1299,32 @@ impl Rules for Hundred {
         &self.history
     }
 
-    /// Fast path: the legal list weighted without being built (an ace that
-    /// chooses a value stands for 101 actions, any other playable card for one).
+    /// Fast path, without building the legal list: one draw below the number
+    /// of legal actions, the first ones standing for the playable plain cards
+    /// (one action each), the rest for the 101 values of each playable
+    /// value-choosing ace. Uniform over the legal actions, in another order
+    /// than `legal_actions`.
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
-        let set = self.hand_set(self.current as usize);
-        let everything = self.params.allow_voluntary_bust || !self.has_safe(set);
-        let weight = |c: u8| {
-            if self.params.chooses_value(c) {
-                LIMIT as usize + 1
-            } else {
-                usize::from(everything || self.is_safe(c))
-            }
+        let playable = self.playable();
+        let aces = playable & self.params.cards().choosers;
+        let plain = playable & !aces;
+        let plain_count = plain.count_ones() as usize;
+        let values = LIMIT as usize + 1;
+        let r = pick(rng, plain_count + values * aces.count_ones() as usize);
+        // Selects, not branches: whether an ace is drawn is hard to predict.
+        let is_ace = r >= plain_count;
+        let k = r.wrapping_sub(plain_count);
+        let (set, index) = if is_ace {
+            (aces, k / values)
+        } else {
+            (plain, r)
         };
-        let total: usize = bits(set as u128).map(|c| weight(c as u8)).sum();
-        let mut r = pick(rng, total);
-        for c in bits(set as u128) {
-            let w = weight(c as u8);
-            if r < w {
-                return if w > 1 {
-                    c as Action + (r as Action + 1) * VALUE_STEP
-                } else {
-                    c as Action
-                };
-            }
-            r -= w;
-        }
-        unreachable!("a legal action exists while the game is on")
+        let value_code = if is_ace {
+            (k % values + 1) as Action * VALUE_STEP
+        } else {
+            0
+        };
+        nth_bit(set, index, self.params.hand_size) + value_code
     }
 
     const HAS_HEURISTIC: bool = true;
@@ -1427,6 +1571,19 @@ impl Rules for Hundred {
         });
         Self::from_json(self.params, &state)
     }
+}
+
+/// The `k`-th lowest card of `set`, for `k` below its size and below
+/// `most`. The loop runs `most - 1` times whatever `k` and the size (a hand
+/// holds at most `hand_size` distinct cards), so that its exit is predictable.
+#[inline]
+fn nth_bit(set: u64, k: usize, most: usize) -> Action {
+    let mut rest = set;
+    for i in 1..most {
+        let without_lowest = rest & rest.wrapping_sub(1);
+        rest = if i <= k { without_lowest } else { rest };
+    }
+    Action::from(rest.trailing_zeros())
 }
 
 /// The heuristic bot's worth of keeping card `c`: the higher, the later it is played.
@@ -1911,6 +2068,43 @@ mod tests {
         assert!(g
             .sample_from_observation(&wrong, &mut SplitMix64::new(1))
             .is_err());
+    }
+
+    #[test]
+    fn random_actions_are_legal_and_uniform() {
+        for given in [
+            vec![("red_ace", Param::Str("choose".into()))],
+            vec![("allow_voluntary_bust", Param::Bool(true))],
+            vec![("num_decks", Param::Int(2)), ("hand_size", Param::Int(5))],
+        ] {
+            along_a_game(params(4, &given), 7, |g| {
+                if g.is_terminal() {
+                    return;
+                }
+                let mut legal = Vec::new();
+                g.legal_actions(&mut legal);
+                let mut rng = SplitMix64::new(g.action_count);
+                for _ in 0..20 {
+                    let a = g.random_action(&mut rng, &mut Vec::new());
+                    assert!(legal.contains(&a), "{}", Hundred::action_text(a));
+                }
+            });
+        }
+        // 101 values of AC and KD are legal (9H busts): each drawn about 200 times.
+        let mut g = game(3, &[]);
+        g.value = 95;
+        set_hand(&mut g, 1, &["AC", "9H", "KD"]);
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let mut rng = SplitMix64::new(3);
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..200 * legal.len() {
+            *counts
+                .entry(g.random_action(&mut rng, &mut Vec::new()))
+                .or_insert(0) += 1;
+        }
+        assert_eq!(counts.len(), legal.len());
+        assert!(counts.values().all(|&k| (130..=270).contains(&k)));
     }
 
     #[test]
