@@ -464,7 +464,7 @@ impl Hand {
         self.kinds |= 1 << card;
     }
     /// Removes the first copy of `card` (§2.3), which the hand must hold.
-    #[inline]
+    #[inline(always)]
     fn remove_first(&mut self, card: u8) {
         debug_assert!(self.contains(card), "the hand holds no {card}");
         self.pile.remove_at(self.pile.position(card));
@@ -655,13 +655,14 @@ impl FiveAlive {
         let active = u32::from(self.active);
         // With `seat` added, the wrap-around always finds a seat.
         let wrap = active | 1 << seat;
-        if dir > 0 {
-            let above = active & !((2u32 << seat) - 1);
-            (if above != 0 { above } else { wrap }).trailing_zeros() as usize
-        } else {
-            let below = active & ((1u32 << seat) - 1);
-            31 - (if below != 0 { below } else { wrap }).leading_zeros() as usize
-        }
+        let above = active & !((2u32 << seat) - 1);
+        let below = active & ((1u32 << seat) - 1);
+        let clockwise = (if above != 0 { above } else { wrap }).trailing_zeros();
+        let counter = 31 - (if below != 0 { below } else { wrap }).leading_zeros();
+        // Both ways, then a select without a branch (the direction changes
+        // at random): `dir >> 7` is all ones for -1, zero for +1.
+        let counter_mask = (dir >> 7) as u32;
+        (clockwise ^ ((clockwise ^ counter) & counter_mask)) as usize
     }
 
     /// The other active players, from the next one in the direction of play.
@@ -789,21 +790,41 @@ impl FiveAlive {
         }
         let mut batch = Seats::default();
         let passes_from = self.card_effect(player, card, &mut batch);
-        self.after_effect(player, passes_from, batch);
+        // Only the player's hand can have run out, unless the card took cards
+        // from others (Bomb answers, a Redeal).
+        let touched = if MOVES_CARDS >> card & 1 == 1 {
+            self.active
+        } else {
+            1 << player
+        };
+        self.after_effect(player, passes_from, batch, touched);
     }
 
     /// §6.1 steps 3-6: sudden death, game over, going out, next player.
-    fn after_effect(&mut self, player: usize, passes_from: usize, batch: Seats) {
+    /// `touched`: the seats whose hands the action took cards from.
+    #[inline(always)]
+    fn after_effect(&mut self, player: usize, passes_from: usize, batch: Seats, touched: u8) {
         if self.game_ends_after(batch) {
             return;
         }
-        let empty = (0..self.n()).fold(0u8, |set, s| set | u8::from(self.hands[s].is_empty()) << s);
-        let gone_out = empty & self.active;
+        let gone_out = self.empty_hands(touched) & self.active;
         if gone_out != 0 {
             self.end_round(player, self.seats_where(|s| gone_out >> s & 1 == 1));
         } else {
             self.current = self.next_active(passes_from, self.dir) as u8;
         }
+    }
+
+    /// The seats of `seats` whose hands are empty.
+    #[inline]
+    fn empty_hands(&self, seats: u8) -> u8 {
+        let (mut empty, mut rest) = (0, seats);
+        while rest != 0 {
+            let s = rest.trailing_zeros();
+            empty |= u8::from(self.hands[s as usize].is_empty()) << s;
+            rest &= rest - 1;
+        }
+        empty
     }
 
     // -----------------------------------------------------------------------
@@ -961,7 +982,7 @@ impl FiveAlive {
         self.phase = Phase::Play;
         self.total = 0;
         let bomber = bomb.bomber as usize;
-        self.after_effect(bomber, bomber, bomb.eliminated);
+        self.after_effect(bomber, bomber, bomb.eliminated, self.active);
     }
 
     // -----------------------------------------------------------------------
@@ -1009,6 +1030,7 @@ impl FiveAlive {
 
     /// Everyone else loses a life (teams: the other team), then a new deal by the
     /// player who went out (FA-4, FA-12).
+    #[cold]
     fn end_round(&mut self, actor: usize, gone_out: Seats) {
         let mut batch = Seats::default();
         if self.params.team_play {
