@@ -17,7 +17,9 @@
 //!
 //! Representation: cards are kind indices `0..18` in canonical kind order; hands
 //! and piles are fixed arrays (the draw pile stored top card last, so drawing is
-//! a pop); actions are codes: `play K` = kind K, then `flip`, `respond 0`, `decline`.
+//! a pop); a hand also keeps a count per kind and the set of kinds it holds, and
+//! the active seats are a bit mask, so that a turn is mostly bit arithmetic;
+//! actions are codes: `play K` = kind K, then `flip`, `respond 0`, `decline`.
 
 use crate::cards::check_deck;
 use crate::game::{pick, Action, Error, Rules};
@@ -100,6 +102,22 @@ const NTH_IN_BYTE: [u8; 2048] = {
     }
     table
 };
+
+/// The first seat of `active` after `seat` going in direction `dir` (§3.1):
+/// the lowest active seat above it, else (round the table) the lowest of all;
+/// the mirror image counter-clockwise. `seat` itself if it is the only one.
+fn next_seat(active: u8, seat: usize, dir: i8) -> usize {
+    let active = u32::from(active);
+    // With `seat` added, the wrap-around always finds a seat.
+    let wrap = active | 1 << seat;
+    if dir > 0 {
+        let above = active & !((2u32 << seat) - 1);
+        (if above != 0 { above } else { wrap }).trailing_zeros() as usize
+    } else {
+        let below = active & ((1u32 << seat) - 1);
+        31 - (if below != 0 { below } else { wrap }).leading_zeros() as usize
+    }
+}
 
 /// The canonical decks (§2.2), built once: every round starts from one.
 const HASBRO77_DECK: Pile = canonical_deck(&HASBRO77);
@@ -463,10 +481,12 @@ impl Hand {
         self.counts[card as usize] += 1;
         self.kinds |= 1 << card;
     }
-    /// Removes the first copy of `card` (§2.3), which the hand must hold.
+    /// Removes the first copy of `card` (§2.3), if the hand holds one.
     #[inline(always)]
     fn remove_first(&mut self, card: u8) {
-        debug_assert!(self.contains(card), "the hand holds no {card}");
+        if !self.contains(card) {
+            return;
+        }
         self.pile.remove_at(self.pile.position(card));
         self.counts[card as usize] -= 1;
         let gone = u32::from(self.counts[card as usize] == 0);
@@ -561,9 +581,13 @@ pub struct FiveAlive {
     total: u8,
     lives: [u32; MAX_PLAYERS],
     team_lives: [u32; 2],
-    /// Bit s set while seat s is active (§3.1): follows `lives`, so that the
-    /// turn order is bit arithmetic.
+    /// Bit s set while seat s is active (§3.1): follows `lives` (see
+    /// `set_active`), so that the turn order is bit arithmetic.
     active: u8,
+    /// `next[0][s]`, `next[1][s]`: the first active seat after `s` clockwise,
+    /// counter-clockwise. Worked out again whenever `active` changes, which
+    /// is rare, so that the turn moves on with one look-up.
+    next: [[u8; MAX_PLAYERS]; 2],
     hands: [Hand; MAX_PLAYERS],
     /// Top card last (the reverse of the JSON order).
     draw: Pile,
@@ -596,7 +620,7 @@ impl FiveAlive {
     }
 
     fn blank(params: Params, seed: u64) -> Self {
-        FiveAlive {
+        let mut game = FiveAlive {
             params,
             rng: SplitMix64::new(seed),
             round: 1,
@@ -607,7 +631,8 @@ impl FiveAlive {
             total: 0,
             lives: [params.lives; MAX_PLAYERS],
             team_lives: [params.lives; 2],
-            active: ((1u32 << params.players) - 1) as u8,
+            active: 0,
+            next: [[0; MAX_PLAYERS]; 2],
             hands: [Hand::EMPTY; MAX_PLAYERS],
             draw: Pile::EMPTY,
             discard: Pile::EMPTY,
@@ -617,7 +642,9 @@ impl FiveAlive {
             result: None,
             history: Vec::with_capacity(256),
             round_start: 0,
-        }
+        };
+        game.set_active(((1u32 << params.players) - 1) as u8);
+        game
     }
 
     #[inline]
@@ -634,6 +661,15 @@ impl FiveAlive {
         self.active >> seat & 1 == 1
     }
 
+    /// Sets the active seats and the turn order among them.
+    fn set_active(&mut self, active: u8) {
+        self.active = active;
+        for seat in 0..MAX_PLAYERS {
+            self.next[0][seat] = next_seat(active, seat, 1) as u8;
+            self.next[1][seat] = next_seat(active, seat, -1) as u8;
+        }
+    }
+
     /// The active seats, from `lives` (every seat in team play).
     fn active_from_lives(&self) -> u8 {
         let all = (1u32 << self.n()) - 1;
@@ -647,22 +683,10 @@ impl FiveAlive {
         self.active.count_ones() as usize
     }
 
-    /// The first active seat after `seat` going in direction `dir`: the lowest
-    /// active seat above it, else (round the table) the lowest of all; the
-    /// mirror image counter-clockwise. `seat` itself if it is the only one.
+    /// The first active seat after `seat` going in direction `dir`.
     #[inline]
     fn next_active(&self, seat: usize, dir: i8) -> usize {
-        let active = u32::from(self.active);
-        // With `seat` added, the wrap-around always finds a seat.
-        let wrap = active | 1 << seat;
-        let above = active & !((2u32 << seat) - 1);
-        let below = active & ((1u32 << seat) - 1);
-        let clockwise = (if above != 0 { above } else { wrap }).trailing_zeros();
-        let counter = 31 - (if below != 0 { below } else { wrap }).leading_zeros();
-        // Both ways, then a select without a branch (the direction changes
-        // at random): `dir >> 7` is all ones for -1, zero for +1.
-        let counter_mask = (dir >> 7) as u32;
-        (clockwise ^ ((clockwise ^ counter) & counter_mask)) as usize
+        self.next[usize::from(dir < 0)][seat] as usize
     }
 
     /// The other active players, from the next one in the direction of play.
@@ -999,7 +1023,7 @@ impl FiveAlive {
         }
         self.lives[seat] -= 1;
         if self.lives[seat] == 0 {
-            self.active &= !(1 << seat);
+            self.set_active(self.active & !(1 << seat));
             let hand = self.hands[seat].pile;
             self.discard.insert_bottom(hand.as_slice());
             self.hands[seat] = Hand::EMPTY;
@@ -1284,7 +1308,7 @@ impl FiveAlive {
         g.action_count = json::uint(v, "action_count")?;
         g.round_start = json::uint(v, "round_start")? as usize;
         read_lives(v, &params, &mut g)?;
-        g.active = g.active_from_lives();
+        g.set_active(g.active_from_lives());
         let hands = json::array(v, "hands")?;
         ensure(hands.len() == n, || {
             "\"hands\" must have one entry per seat".into()
