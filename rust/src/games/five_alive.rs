@@ -586,8 +586,9 @@ pub struct FiveAlive {
     active: u8,
     /// `next[0][s]`, `next[1][s]`: the first active seat after `s` clockwise,
     /// counter-clockwise. Worked out again whenever `active` changes, which
-    /// is rare, so that the turn moves on with one look-up.
-    next: [[u8; MAX_PLAYERS]; 2],
+    /// is rare, so that the turn moves on with one look-up (8 entries: a seat
+    /// masked with 7 needs no bounds check).
+    next: [[u8; 8]; 2],
     hands: [Hand; MAX_PLAYERS],
     /// Top card last (the reverse of the JSON order).
     draw: Pile,
@@ -632,7 +633,7 @@ impl FiveAlive {
             lives: [params.lives; MAX_PLAYERS],
             team_lives: [params.lives; 2],
             active: 0,
-            next: [[0; MAX_PLAYERS]; 2],
+            next: [[0; 8]; 2],
             hands: [Hand::EMPTY; MAX_PLAYERS],
             draw: Pile::EMPTY,
             discard: Pile::EMPTY,
@@ -686,7 +687,7 @@ impl FiveAlive {
     /// The first active seat after `seat` going in direction `dir`.
     #[inline]
     fn next_active(&self, seat: usize, dir: i8) -> usize {
-        self.next[usize::from(dir < 0)][seat] as usize
+        self.next[usize::from(dir < 0)][seat & 7] as usize
     }
 
     /// The other active players, from the next one in the direction of play.
@@ -746,11 +747,13 @@ impl FiveAlive {
             d
         });
         let order = self.dealing_order(self.next_active(self.dealer as usize, 1), 1, None);
-        let dealt = self.params.hand_size * order.len as usize;
-        // One pass round the table per card of a hand.
-        for pass in deck.as_slice()[..dealt].chunks_exact(order.len.max(1) as usize) {
-            for (&seat, &card) in order.as_slice().iter().zip(pass) {
-                self.hands[seat as usize].push(card);
+        let players = order.len as usize;
+        let dealt = self.params.hand_size * players;
+        // With A players, the i-th in dealing order gets D[i], D[i+A], ...
+        for (i, &seat) in order.as_slice().iter().enumerate() {
+            let hand = &mut self.hands[seat as usize];
+            for &card in deck.as_slice()[i..dealt].iter().step_by(players) {
+                hand.push(card);
             }
         }
         let rest = &deck.as_slice()[dealt..];
