@@ -475,6 +475,13 @@ impl Hand {
     fn contains(&self, card: u8) -> bool {
         self.kinds >> card & 1 == 1
     }
+    /// Empties the hand; the bytes past its end are left as they are.
+    #[inline]
+    fn clear(&mut self) {
+        self.pile.clear();
+        self.counts = [0; KINDS];
+        self.kinds = 0;
+    }
     #[inline]
     fn push(&mut self, card: u8) {
         self.pile.push(card);
@@ -739,7 +746,7 @@ impl FiveAlive {
         }
         self.total = 0;
         self.discard.clear();
-        self.hands = [Hand::EMPTY; MAX_PLAYERS];
+        self.hands.iter_mut().for_each(Hand::clear);
         let deck = deck.unwrap_or_else(|| {
             let mut d = self.params.canonical_cards();
             let len = d.len as usize;
@@ -960,7 +967,7 @@ impl FiveAlive {
             self.dealing_order(self.next_active(player, 1), 1, None)
         };
         for &s in order.as_slice() {
-            self.hands[s as usize] = Hand::EMPTY;
+            self.hands[s as usize].clear();
         }
         let seats = order.as_slice();
         for (&card, &s) in gathered.as_slice().iter().zip(seats.iter().cycle()) {
@@ -1029,7 +1036,7 @@ impl FiveAlive {
             self.set_active(self.active & !(1 << seat));
             let hand = self.hands[seat].pile;
             self.discard.insert_bottom(hand.as_slice());
-            self.hands[seat] = Hand::EMPTY;
+            self.hands[seat].clear();
             batch.push(seat);
         }
     }
