@@ -17,7 +17,9 @@
 //!
 //! Representation: cards are kind indices `0..18` in canonical kind order; hands
 //! and piles are fixed arrays (the draw pile stored top card last, so drawing is
-//! a pop); actions are codes: `play K` = kind K, then `flip`, `respond 0`, `decline`.
+//! a pop); a hand also keeps a count per kind and the set of kinds it holds, and
+//! the active seats are a bit mask, so that a turn is mostly bit arithmetic;
+//! actions are codes: `play K` = kind K, then `flip`, `respond 0`, `decline`.
 
 use crate::cards::check_deck;
 use crate::game::{pick, Action, Error, Rules};
@@ -31,6 +33,9 @@ pub const MAX_PLAYERS: usize = 7;
 const KINDS: usize = 18;
 /// Room for every card of the largest deck.
 const ROOM: usize = 77;
+/// Spare bytes after a pile's room, so that 16 cards can be read or moved at
+/// once from any position in it.
+const SLACK: usize = 16;
 
 // ---------------------------------------------------------------------------
 // §1-2 Cards
@@ -59,6 +64,90 @@ const DECLINE: Action = 20;
 /// Copies of each kind per deck profile (§1, FA-1).
 const HASBRO77: [u8; KINDS] = [8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 4, 6, 4, 5, 2, 3, 1, 1];
 const ALT75: [u8; KINDS] = [8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 4, 2, 6, 5, 2, 3, 1, 1];
+
+/// The position of the `k`-th lowest set bit of `set` (a set of kinds, which
+/// has more than `k` bits): the byte that holds it from the bit counts of the
+/// bytes below, then the bit within that byte from a table. No loop and no
+/// data-dependent branch, as a random choice cannot be predicted.
+#[inline]
+fn nth_bit(set: u32, k: u32) -> u32 {
+    debug_assert!(set < 1 << 24 && k < set.count_ones());
+    let one = (set & 0xFF).count_ones();
+    let two = (set & 0xFFFF).count_ones();
+    let (shift, below) = if k < one {
+        (0, 0)
+    } else if k < two {
+        (8, one)
+    } else {
+        (16, two)
+    };
+    let byte = (set >> shift) & 0xFF;
+    shift + u32::from(NTH_IN_BYTE[(byte * 8 + ((k - below) & 7)) as usize])
+}
+
+/// `NTH_IN_BYTE[8 * b + k]`: the position of the `k`-th lowest set bit of byte `b`.
+const NTH_IN_BYTE: [u8; 2048] = {
+    let mut table = [0u8; 2048];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                table[byte * 8 + k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The first seat of `active` after `seat` going in direction `dir` (§3.1):
+/// the lowest active seat above it, else (round the table) the lowest of all;
+/// the mirror image counter-clockwise. `seat` itself if it is the only one.
+fn next_seat(active: u8, seat: usize, dir: i8) -> usize {
+    let active = u32::from(active);
+    // With `seat` added, the wrap-around always finds a seat.
+    let wrap = active | 1 << seat;
+    if dir > 0 {
+        let above = active & !((2u32 << seat) - 1);
+        (if above != 0 { above } else { wrap }).trailing_zeros() as usize
+    } else {
+        let below = active & ((1u32 << seat) - 1);
+        31 - (if below != 0 { below } else { wrap }).leading_zeros() as usize
+    }
+}
+
+/// The canonical decks (§2.2), built once: every round starts from one.
+const HASBRO77_DECK: Pile = canonical_deck(&HASBRO77);
+const ALT75_DECK: Pile = canonical_deck(&ALT75);
+
+const fn canonical_deck(counts: &[u8; KINDS]) -> Pile {
+    let mut pile = Pile::EMPTY;
+    let mut kind = 0;
+    while kind < KINDS {
+        let mut copies = 0;
+        while copies < counts[kind] {
+            pile.cards[pile.len as usize] = kind as u8;
+            pile.len += 1;
+            copies += 1;
+        }
+        kind += 1;
+    }
+    pile
+}
+
+/// §6.2, the total per card: `total = (total & TOTAL_KEEP) + TOTAL_ADD`.
+/// Numbers add their value; `=21`, `=10`, `=0` set it, and so do `REDEAL` and
+/// a forced `BOMB` (to 0: the Bomb's answers do not read it, 6.6); the other
+/// wild cards keep it.
+const TOTAL_KEEP: [u8; KINDS] = [
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0,
+];
+const TOTAL_ADD: [u8; KINDS] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 21, 10, 0, 0, 0];
+/// The kinds whose effect moves cards between hands and piles.
+const MOVES_CARDS: u32 = 1 << D1 | 1 << D2 | 1 << REDEAL | 1 << BOMB;
 
 /// Number cards are `0`..`7`; everything else, `=0` included, is wild.
 #[inline]
@@ -223,14 +312,13 @@ impl Params {
     }
 
     /// The profile's cards in canonical kind order (§2.2), as kinds.
+    #[inline]
     fn canonical_cards(&self) -> Pile {
-        let mut pile = Pile::EMPTY;
-        for (kind, &count) in self.counts().iter().enumerate() {
-            for _ in 0..count {
-                pile.push(kind as u8);
-            }
+        if self.alt75 {
+            ALT75_DECK
+        } else {
+            HASBRO77_DECK
         }
-        pile
     }
 
     /// The profile's cards in canonical kind order, as codes.
@@ -247,16 +335,25 @@ impl Params {
 // §3 State
 // ---------------------------------------------------------------------------
 
-/// An ordered list of cards with room for a whole deck; no heap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// An ordered list of cards with room for a whole deck; no heap. Only the
+/// first `len` cards count (equality too), so emptying it is `len = 0`.
+#[derive(Debug, Clone, Copy)]
 struct Pile {
-    cards: [u8; ROOM],
+    cards: [u8; ROOM + SLACK],
     len: u8,
 }
 
+impl PartialEq for Pile {
+    fn eq(&self, other: &Pile) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Pile {}
+
 impl Pile {
     const EMPTY: Pile = Pile {
-        cards: [0; ROOM],
+        cards: [0; ROOM + SLACK],
         len: 0,
     };
 
@@ -264,9 +361,34 @@ impl Pile {
     fn as_slice(&self) -> &[u8] {
         &self.cards[..self.len as usize]
     }
+    /// Where the first `card` is (`len` if nowhere), 16 cards at a time: in
+    /// `x = cards ^ card·0x0101..`, the card's bytes are zero, and the lowest
+    /// byte that `(x - 0x0101..) & !x & 0x8080..` flags is the first zero byte.
+    /// A hand rarely holds more than 16 cards, so the loop rarely turns.
+    #[inline]
+    fn position(&self, card: u8) -> usize {
+        const ONES: u128 = u128::MAX / 255;
+        let len = self.len as usize;
+        let mut at = 0;
+        while at < len {
+            let bytes: [u8; 16] = self.cards[at..at + 16].try_into().unwrap_or_default();
+            let x = u128::from_le_bytes(bytes) ^ (ONES * u128::from(card));
+            let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+            if zero != 0 {
+                // A match past `len` is a stale byte: then there is none.
+                return (at + zero.trailing_zeros() as usize / 8).min(len);
+            }
+            at += 16;
+        }
+        len
+    }
     #[inline]
     fn is_empty(&self) -> bool {
         self.len == 0
+    }
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
     }
     #[inline]
     fn push(&mut self, card: u8) {
@@ -278,21 +400,26 @@ impl Pile {
         self.len -= 1;
         self.cards[self.len as usize]
     }
+    /// Removes the card at `i`, keeping the order of the rest: one 16-byte
+    /// move when that covers all the cards after it (nearly always).
     #[inline]
-    fn contains(&self, card: u8) -> bool {
-        self.as_slice().contains(&card)
-    }
-    /// Removes the first copy of `card` (§2.3); false if there is none.
-    fn remove_first(&mut self, card: u8) -> bool {
-        match self.as_slice().iter().position(|&c| c == card) {
-            Some(i) => {
-                let len = self.len as usize;
-                self.cards.copy_within(i + 1..len, i);
-                self.len -= 1;
-                true
-            }
-            None => false,
+    fn remove_at(&mut self, i: usize) {
+        let len = self.len as usize;
+        if len <= i + 1 + SLACK {
+            let after: [u8; SLACK] = self.cards[i + 1..i + 1 + SLACK]
+                .try_into()
+                .unwrap_or_default();
+            self.cards[i..i + SLACK].copy_from_slice(&after);
+        } else {
+            self.shift_down(i + 1..len);
         }
+        self.len -= 1;
+    }
+    /// Moves `range` one place down (a long hand's removal).
+    #[cold]
+    fn shift_down(&mut self, range: std::ops::Range<usize>) {
+        let to = range.start - 1;
+        self.cards.copy_within(range, to);
     }
     /// Puts `cards` under the current ones, order kept.
     fn insert_bottom(&mut self, cards: &[u8]) {
@@ -307,9 +434,81 @@ impl Pile {
         pile.len = cards.len() as u8;
         pile
     }
-    /// Set of kinds present, bit k = kind k.
-    fn kinds(&self) -> u32 {
-        self.as_slice().iter().fold(0, |set, &c| set | 1 << c)
+}
+
+/// A hand: its cards in order (§2.3) and how many of each kind it holds. The
+/// counts follow every change, so what the hand holds is a mask (`kinds`), not
+/// a scan of the cards: that is what the legal actions are made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Hand {
+    pile: Pile,
+    counts: [u8; KINDS],
+    /// Bit k set while the hand holds a card of kind k.
+    kinds: u32,
+}
+
+impl Hand {
+    const EMPTY: Hand = Hand {
+        pile: Pile::EMPTY,
+        counts: [0; KINDS],
+        kinds: 0,
+    };
+
+    fn from_slice(cards: &[u8]) -> Hand {
+        let mut hand = Hand::EMPTY;
+        cards.iter().for_each(|&c| hand.push(c));
+        hand
+    }
+    #[inline]
+    fn as_slice(&self) -> &[u8] {
+        self.pile.as_slice()
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.pile.len as usize
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.pile.is_empty()
+    }
+    #[inline]
+    fn contains(&self, card: u8) -> bool {
+        self.kinds >> card & 1 == 1
+    }
+    /// Empties the hand; the bytes past its end are left as they are.
+    #[inline]
+    fn clear(&mut self) {
+        self.pile.clear();
+        self.counts = [0; KINDS];
+        self.kinds = 0;
+    }
+    #[inline]
+    fn push(&mut self, card: u8) {
+        self.pile.push(card);
+        self.counts[card as usize] += 1;
+        self.kinds |= 1 << card;
+    }
+    /// Removes the first copy of `card` (§2.3), if the hand holds one.
+    #[inline(always)]
+    fn remove_first(&mut self, card: u8) {
+        if !self.contains(card) {
+            return;
+        }
+        self.pile.remove_at(self.pile.position(card));
+        self.counts[card as usize] -= 1;
+        let gone = u32::from(self.counts[card as usize] == 0);
+        self.kinds &= !(gone << card);
+    }
+    /// Puts `card` in place of the card at `i`.
+    fn replace(&mut self, i: usize, card: u8) {
+        let old = self.pile.cards[i];
+        self.counts[old as usize] -= 1;
+        if self.counts[old as usize] == 0 {
+            self.kinds &= !(1 << old);
+        }
+        self.pile.cards[i] = card;
+        self.counts[card as usize] += 1;
+        self.kinds |= 1 << card;
     }
 }
 
@@ -389,7 +588,15 @@ pub struct FiveAlive {
     total: u8,
     lives: [u32; MAX_PLAYERS],
     team_lives: [u32; 2],
-    hands: [Pile; MAX_PLAYERS],
+    /// Bit s set while seat s is active (§3.1): follows `lives` (see
+    /// `set_active`), so that the turn order is bit arithmetic.
+    active: u8,
+    /// `next[0][s]`, `next[1][s]`: the first active seat after `s` clockwise,
+    /// counter-clockwise. Worked out again whenever `active` changes, which
+    /// is rare, so that the turn moves on with one look-up (8 entries: a seat
+    /// masked with 7 needs no bounds check).
+    next: [[u8; 8]; 2],
+    hands: [Hand; MAX_PLAYERS],
     /// Top card last (the reverse of the JSON order).
     draw: Pile,
     /// Top card last.
@@ -421,7 +628,7 @@ impl FiveAlive {
     }
 
     fn blank(params: Params, seed: u64) -> Self {
-        FiveAlive {
+        let mut game = FiveAlive {
             params,
             rng: SplitMix64::new(seed),
             round: 1,
@@ -432,7 +639,9 @@ impl FiveAlive {
             total: 0,
             lives: [params.lives; MAX_PLAYERS],
             team_lives: [params.lives; 2],
-            hands: [Pile::EMPTY; MAX_PLAYERS],
+            active: 0,
+            next: [[0; 8]; 2],
+            hands: [Hand::EMPTY; MAX_PLAYERS],
             draw: Pile::EMPTY,
             discard: Pile::EMPTY,
             pending: None,
@@ -441,7 +650,9 @@ impl FiveAlive {
             result: None,
             history: Vec::with_capacity(256),
             round_start: 0,
-        }
+        };
+        game.set_active(((1u32 << params.players) - 1) as u8);
+        game
     }
 
     #[inline]
@@ -455,25 +666,35 @@ impl FiveAlive {
 
     #[inline]
     fn is_active(&self, seat: usize) -> bool {
-        self.params.team_play || self.lives[seat] > 0
+        self.active >> seat & 1 == 1
     }
 
+    /// Sets the active seats and the turn order among them.
+    fn set_active(&mut self, active: u8) {
+        self.active = active;
+        for seat in 0..MAX_PLAYERS {
+            self.next[0][seat] = next_seat(active, seat, 1) as u8;
+            self.next[1][seat] = next_seat(active, seat, -1) as u8;
+        }
+    }
+
+    /// The active seats, from `lives` (every seat in team play).
+    fn active_from_lives(&self) -> u8 {
+        let all = (1u32 << self.n()) - 1;
+        let alive = (0..self.n()).filter(|&s| self.lives[s] > 0);
+        let alive = alive.fold(0u32, |set, s| set | 1 << s);
+        (if self.params.team_play { all } else { alive }) as u8
+    }
+
+    #[inline]
     fn active_count(&self) -> usize {
-        (0..self.n()).filter(|&s| self.is_active(s)).count()
+        self.active.count_ones() as usize
     }
 
     /// The first active seat after `seat` going in direction `dir`.
+    #[inline]
     fn next_active(&self, seat: usize, dir: i8) -> usize {
-        let n = self.n();
-        let step = if dir > 0 { 1 } else { n - 1 };
-        let mut s = seat;
-        for _ in 0..n {
-            s = (s + step) % n;
-            if self.is_active(s) {
-                return s;
-            }
-        }
-        seat
+        self.next[usize::from(dir < 0)][seat & 7] as usize
     }
 
     /// The other active players, from the next one in the direction of play.
@@ -496,12 +717,17 @@ impl FiveAlive {
         out
     }
 
-    /// The active seats from `first` going in `dir`, leaving out `skip`.
+    /// The active seats from `first` (or the next active one) going in `dir`,
+    /// leaving out `skip`.
     fn dealing_order(&self, first: usize, dir: i8, skip: Option<usize>) -> Seats {
         let mut order = Seats::default();
-        let mut s = first;
-        for _ in 0..self.n() {
-            if self.is_active(s) && Some(s) != skip && !order.contains(s) {
+        let mut s = if self.is_active(first) {
+            first
+        } else {
+            self.next_active(first, dir)
+        };
+        for _ in 0..self.active_count() {
+            if Some(s) != skip {
                 order.push(s);
             }
             s = self.next_active(s, dir);
@@ -519,8 +745,8 @@ impl FiveAlive {
             self.dir = 1;
         }
         self.total = 0;
-        self.discard = Pile::EMPTY;
-        self.hands = [Pile::EMPTY; MAX_PLAYERS];
+        self.discard.clear();
+        self.hands.iter_mut().for_each(Hand::clear);
         let deck = deck.unwrap_or_else(|| {
             let mut d = self.params.canonical_cards();
             let len = d.len as usize;
@@ -528,13 +754,19 @@ impl FiveAlive {
             d
         });
         let order = self.dealing_order(self.next_active(self.dealer as usize, 1), 1, None);
-        let dealt = self.params.hand_size * order.len as usize;
-        for (i, &card) in deck.as_slice()[..dealt].iter().enumerate() {
-            self.hands[order.seats[i % order.len as usize] as usize].push(card);
+        let players = order.len as usize;
+        let dealt = self.params.hand_size * players;
+        // With A players, the i-th in dealing order gets D[i], D[i+A], ...
+        for (i, &seat) in order.as_slice().iter().enumerate() {
+            let hand = &mut self.hands[seat as usize];
+            for &card in deck.as_slice()[i..dealt].iter().step_by(players) {
+                hand.push(card);
+            }
         }
-        self.draw = Pile::EMPTY;
-        for &card in deck.as_slice()[dealt..].iter().rev() {
-            self.draw.push(card);
+        let rest = &deck.as_slice()[dealt..];
+        self.draw.len = rest.len() as u8;
+        for (to, &card) in self.draw.cards.iter_mut().zip(rest.iter().rev()) {
+            *to = card;
         }
         self.current = self.next_active(self.dealer as usize, self.dir) as u8;
         self.phase = Phase::Play;
@@ -571,7 +803,7 @@ impl FiveAlive {
     fn playable_kinds(&self) -> u32 {
         let room = (21 - self.total).min(7);
         let fitting = WILD_KINDS | ((1u32 << (room + 1)) - 1);
-        self.hands[self.current as usize].kinds() & fitting
+        self.hands[self.current as usize].kinds & fitting
     }
 
     fn can_play_something(&self) -> bool {
@@ -592,25 +824,41 @@ impl FiveAlive {
         }
         let mut batch = Seats::default();
         let passes_from = self.card_effect(player, card, &mut batch);
-        self.after_effect(player, passes_from, batch);
+        // Only the player's hand can have run out, unless the card took cards
+        // from others (Bomb answers, a Redeal).
+        let touched = if MOVES_CARDS >> card & 1 == 1 {
+            self.active
+        } else {
+            1 << player
+        };
+        self.after_effect(player, passes_from, batch, touched);
     }
 
     /// §6.1 steps 3-6: sudden death, game over, going out, next player.
-    fn after_effect(&mut self, player: usize, passes_from: usize, batch: Seats) {
+    /// `touched`: the seats whose hands the action took cards from.
+    #[inline(always)]
+    fn after_effect(&mut self, player: usize, passes_from: usize, batch: Seats, touched: u8) {
         if self.game_ends_after(batch) {
             return;
         }
-        let mut gone_out = Seats::default();
-        for s in 0..self.n() {
-            if self.is_active(s) && self.hands[s].is_empty() {
-                gone_out.push(s);
-            }
-        }
-        if gone_out.len > 0 {
-            self.end_round(player, gone_out);
+        let gone_out = self.empty_hands(touched) & self.active;
+        if gone_out != 0 {
+            self.end_round(player, self.seats_where(|s| gone_out >> s & 1 == 1));
         } else {
             self.current = self.next_active(passes_from, self.dir) as u8;
         }
+    }
+
+    /// The seats of `seats` whose hands are empty.
+    #[inline]
+    fn empty_hands(&self, seats: u8) -> u8 {
+        let (mut empty, mut rest) = (0, seats);
+        while rest != 0 {
+            let s = rest.trailing_zeros();
+            empty |= u8::from(self.hands[s as usize].is_empty()) << s;
+            rest &= rest - 1;
+        }
+        empty
     }
 
     // -----------------------------------------------------------------------
@@ -619,14 +867,27 @@ impl FiveAlive {
 
     /// §6.2. Returns the seat the turn passes on from: the player, or for SKIP
     /// the skipped seat (FA-19).
+    ///
+    /// The total, the direction and the skip are worked out the same way for
+    /// every card (tables and selects), so that which card was played costs a
+    /// branch only for the four that draw or gather cards: a random player's
+    /// card cannot be predicted.
+    #[inline]
     fn card_effect(&mut self, player: usize, card: u8, batch: &mut Seats) -> usize {
+        let kind = card as usize;
+        self.total = (self.total & TOTAL_KEEP[kind]) + TOTAL_ADD[kind];
+        self.dir = if card == REV { -self.dir } else { self.dir };
+        let skipped = self.next_active(player, self.dir);
+        let passes_from = if card == SKIP { skipped } else { player };
+        if MOVES_CARDS >> card & 1 == 1 {
+            self.move_cards(player, card, batch);
+        }
+        passes_from
+    }
+
+    /// The effects of D1, D2, REDEAL and BOMB beyond the total.
+    fn move_cards(&mut self, player: usize, card: u8, batch: &mut Seats) {
         match card {
-            0..=7 => self.total += card,
-            SET21 => self.total = 21,
-            SET10 => self.total = 10,
-            SET0 => self.total = 0,
-            REV => self.dir = -self.dir,
-            SKIP => return self.next_active(player, self.dir),
             D1 | D2 => {
                 let count = if card == D1 { 1 } else { 2 };
                 for &seat in self.targets(player).as_slice() {
@@ -636,21 +897,17 @@ impl FiveAlive {
                 }
             }
             REDEAL => {
-                self.total = 0;
                 if !self.hands[player].is_empty() {
                     self.redeal(player);
                 }
             }
-            BOMB => {
+            _ => {
                 for &seat in self.targets(player).as_slice() {
                     let has_zero = self.hands[seat as usize].contains(0);
                     self.answer_bomb(seat as usize, has_zero, batch);
                 }
-                self.total = 0;
             }
-            _ => {} // PASS has no effect at all (FA-21).
         }
-        player
     }
 
     // -----------------------------------------------------------------------
@@ -674,16 +931,14 @@ impl FiveAlive {
         if len < 2 {
             return;
         }
-        let mut cards = self.discard;
-        cards.len -= 1;
-        self.rng.shuffle(&mut cards.cards[..len - 1]);
-        self.draw = Pile::EMPTY;
-        for &card in cards.as_slice().iter().rev() {
-            self.draw.push(card);
+        let cards = &mut self.discard.cards[..len - 1];
+        self.rng.shuffle(cards);
+        self.draw.len = cards.len() as u8;
+        for (to, &card) in self.draw.cards.iter_mut().zip(cards.iter().rev()) {
+            *to = card;
         }
-        let top = self.discard.cards[len - 1];
-        self.discard = Pile::EMPTY;
-        self.discard.push(top);
+        self.discard.cards[0] = self.discard.cards[len - 1];
+        self.discard.len = 1;
     }
 
     // -----------------------------------------------------------------------
@@ -693,11 +948,9 @@ impl FiveAlive {
     /// §6.5 (FA-13): gather every active hand, sort, shuffle, deal them all out.
     fn redeal(&mut self, player: usize) {
         let mut counts = [0u8; KINDS];
-        for s in 0..self.n() {
-            if self.is_active(s) {
-                for &c in self.hands[s].as_slice() {
-                    counts[c as usize] += 1;
-                }
+        for s in (0..self.n()).filter(|&s| self.is_active(s)) {
+            for (total, &count) in counts.iter_mut().zip(&self.hands[s].counts) {
+                *total += count;
             }
         }
         let mut gathered = Pile::EMPTY;
@@ -714,10 +967,11 @@ impl FiveAlive {
             self.dealing_order(self.next_active(player, 1), 1, None)
         };
         for &s in order.as_slice() {
-            self.hands[s as usize] = Pile::EMPTY;
+            self.hands[s as usize].clear();
         }
-        for (i, &card) in gathered.as_slice().iter().enumerate() {
-            self.hands[order.seats[i % order.len as usize] as usize].push(card);
+        let seats = order.as_slice();
+        for (&card, &s) in gathered.as_slice().iter().zip(seats.iter().cycle()) {
+            self.hands[s as usize].push(card);
         }
     }
 
@@ -762,7 +1016,7 @@ impl FiveAlive {
         self.phase = Phase::Play;
         self.total = 0;
         let bomber = bomb.bomber as usize;
-        self.after_effect(bomber, bomber, bomb.eliminated);
+        self.after_effect(bomber, bomber, bomb.eliminated, self.active);
     }
 
     // -----------------------------------------------------------------------
@@ -779,9 +1033,10 @@ impl FiveAlive {
         }
         self.lives[seat] -= 1;
         if self.lives[seat] == 0 {
-            let hand = self.hands[seat];
+            self.set_active(self.active & !(1 << seat));
+            let hand = self.hands[seat].pile;
             self.discard.insert_bottom(hand.as_slice());
-            self.hands[seat] = Pile::EMPTY;
+            self.hands[seat].clear();
             batch.push(seat);
         }
     }
@@ -809,6 +1064,7 @@ impl FiveAlive {
 
     /// Everyone else loses a life (teams: the other team), then a new deal by the
     /// player who went out (FA-4, FA-12).
+    #[cold]
     fn end_round(&mut self, actor: usize, gone_out: Seats) {
         let mut batch = Seats::default();
         if self.params.team_play {
@@ -841,7 +1097,22 @@ impl FiveAlive {
     // -----------------------------------------------------------------------
 
     /// Sudden death, then the standard end; records the batch's eliminations.
+    /// Nothing to do unless someone was eliminated or a team has no lives left.
+    #[inline]
     fn game_ends_after(&mut self, batch: Seats) -> bool {
+        let goes_on = if self.params.team_play {
+            !self.team_lives.contains(&0)
+        } else {
+            self.active_count() > 1
+        };
+        if batch.len > 0 || !goes_on {
+            self.close_batch(batch);
+        }
+        self.phase == Phase::GameOver
+    }
+
+    #[cold]
+    fn close_batch(&mut self, batch: Seats) {
         if batch.len > 0 {
             self.elimination_log.push(batch);
         }
@@ -862,7 +1133,6 @@ impl FiveAlive {
             ranking.extend(self.eliminated_groups());
             self.finish("LAST_STANDING", ranking);
         }
-        self.phase == Phase::GameOver
     }
 
     fn seats_where(&self, keep: impl Fn(usize) -> bool) -> Seats {
@@ -924,10 +1194,15 @@ impl FiveAlive {
     // -----------------------------------------------------------------------
 
     /// FA-26: past `max_actions` the game ends; a pending Bomb is dropped.
+    #[inline]
     fn check_cap(&mut self) {
-        if self.phase == Phase::GameOver || self.action_count < self.params.max_actions {
-            return;
+        if self.phase != Phase::GameOver && self.action_count >= self.params.max_actions {
+            self.end_at_cap();
         }
+    }
+
+    #[cold]
+    fn end_at_cap(&mut self) {
         if let Some(bomb) = self.pending {
             if bomb.eliminated.len > 0 {
                 self.elimination_log.push(bomb.eliminated);
@@ -1043,12 +1318,13 @@ impl FiveAlive {
         g.action_count = json::uint(v, "action_count")?;
         g.round_start = json::uint(v, "round_start")? as usize;
         read_lives(v, &params, &mut g)?;
+        g.set_active(g.active_from_lives());
         let hands = json::array(v, "hands")?;
         ensure(hands.len() == n, || {
             "\"hands\" must have one entry per seat".into()
         })?;
         for (s, h) in hands.iter().enumerate() {
-            g.hands[s] = read_pile(h, "hands")?;
+            g.hands[s] = Hand::from_slice(read_pile(h, "hands")?.as_slice());
         }
         let mut draw = read_pile(json::field(v, "draw_pile")?, "draw_pile")?;
         draw.cards[..draw.len as usize].reverse();
@@ -1082,7 +1358,8 @@ impl FiveAlive {
     fn check_whole(&self, current_is_null: bool) -> Result<(), Error> {
         let n = self.n();
         let mut counts = [0u32; KINDS];
-        let piles = self.hands[..n].iter().chain([&self.draw, &self.discard]);
+        let hands = self.hands[..n].iter().map(|h| &h.pile);
+        let piles = hands.chain([&self.draw, &self.discard]);
         for pile in piles {
             for &c in pile.as_slice() {
                 counts[c as usize] += 1;
@@ -1750,7 +2027,9 @@ impl Replay {
             .pending
             .map(|b| (b.bomber, b.responders, b.index, b.eliminated));
         (0..n).all(|s| {
-            self.active[s] == g.is_active(s) && !self.doomed[s] && self.sizes[s] == g.hands[s].len
+            self.active[s] == g.is_active(s)
+                && !self.doomed[s]
+                && usize::from(self.sizes[s]) == g.hands[s].len()
         }) && self.batches == expected.len()
             && self.draw_len == g.draw.len
             && self.dir == g.dir
@@ -1913,14 +2192,15 @@ impl FiveAlive {
         // The best-known cards first, so that no choice leaves one without a card.
         let mut order: Vec<(u32, u8, u8)> = Vec::with_capacity(ROOM);
         for s in (0..n).filter(|&s| s != seat) {
-            for i in 0..self.hands[s].len {
+            for i in 0..self.hands[s].len() as u8 {
                 let kinds = known.map_or(ANY_KIND, |k| k.slots[s].kinds[i as usize]);
                 order.push((kinds, s as u8, i));
             }
         }
         order.sort_by_key(|&(kinds, s, i)| (kinds.count_ones(), s, i));
         for &(kinds, s, i) in &order {
-            g.hands[s as usize].cards[i as usize] = pick_from(&mut left, kinds, rng)?;
+            let card = pick_from(&mut left, kinds, rng)?;
+            g.hands[s as usize].replace(i as usize, card);
         }
         for (k, &count) in left.iter().enumerate() {
             for _ in 0..count {
@@ -2045,7 +2325,7 @@ impl Rules for FiveAlive {
 
     fn observation(&self, seat: usize) -> Value {
         let mut m = self.public_fields();
-        let sizes: Vec<u8> = self.hands[..self.n()].iter().map(|h| h.len).collect();
+        let sizes: Vec<usize> = self.hands[..self.n()].iter().map(Hand::len).collect();
         m.insert("seat".into(), json!(seat));
         m.insert(
             "hand".into(),
@@ -2078,6 +2358,30 @@ impl Rules for FiveAlive {
         &self.history
     }
 
+    /// Uniform over the legal actions without building their list: in play,
+    /// index `i` (drawn by multiply-shift below their number) is the `i`-th
+    /// playable kind in kind order, or `flip` one past the last; answering a
+    /// Bomb, `respond 0` or `decline` with even odds, or `decline` alone.
+    fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
+        if self.phase == Phase::BombResponse {
+            let holds_zero = self.hands[self.current as usize].contains(0);
+            return if holds_zero && pick(rng, 2) == 0 {
+                RESPOND
+            } else {
+                DECLINE
+            };
+        }
+        let playable = self.playable_kinds();
+        let plays = playable.count_ones() as usize;
+        let flip = playable == 0 || self.params.voluntary_flip;
+        let i = pick(rng, plays + usize::from(flip));
+        if i == plays {
+            FLIP
+        } else {
+            Action::from(nth_bit(playable, i as u32))
+        }
+    }
+
     const HAS_HEURISTIC: bool = true;
 
     /// The strategy of `cardref.bots.heuristic.five_alive`: answer a Bomb with a
@@ -2097,14 +2401,14 @@ impl Rules for FiveAlive {
             return buf[0];
         }
         let me = self.current as usize;
-        let hand = self.hands[me].len as usize;
+        let hand = self.hands[me].len();
         if hand == 1 {
             return plays.trailing_zeros() as Action;
         }
         if plays >> REDEAL & 1 == 1 {
             let others: Vec<usize> = (0..self.n())
-                .filter(|&s| s != me && self.hands[s].len > 0)
-                .map(|s| self.hands[s].len as usize)
+                .filter(|&s| s != me && !self.hands[s].is_empty())
+                .map(|s| self.hands[s].len())
                 .collect();
             if !others.is_empty()
                 && hand as f64 > others.iter().sum::<usize>() as f64 / others.len() as f64 + 2.0
@@ -2297,6 +2601,10 @@ mod tests {
         Pile::from_slice(&cards)
     }
 
+    fn hand(codes: &[&str]) -> Hand {
+        Hand::from_slice(pile(codes).as_slice())
+    }
+
     fn legal(g: &FiveAlive) -> Vec<String> {
         let mut out = Vec::new();
         g.legal_actions(&mut out);
@@ -2341,7 +2649,7 @@ mod tests {
         let g = game(3);
         // Canonical deck: eight 0s, eight 1s, ... Seat 1 is dealt first.
         assert_eq!(
-            codes_of(&g.hands[1]),
+            codes_of(&g.hands[1].pile),
             ["0", "0", "0", "1", "1", "1", "2", "2", "3", "3"]
         );
         assert_eq!(g.current, 1);
@@ -2358,9 +2666,9 @@ mod tests {
         let mut g = game(3);
         g.current = 0;
         g.total = 19;
-        g.hands[0] = pile(&["3", "5", "7"]);
+        g.hands[0] = hand(&["3", "5", "7"]);
         assert_eq!(legal(&g), ["flip"]);
-        g.hands[0] = pile(&["3", "0", "=21", "2"]);
+        g.hands[0] = hand(&["3", "0", "=21", "2"]);
         assert_eq!(legal(&g), ["play 0", "play 2", "play =21"]);
     }
 
@@ -2368,7 +2676,7 @@ mod tests {
     fn skip_with_two_players_gives_another_turn() {
         let mut g = game(2);
         g.current = 0;
-        g.hands[0] = pile(&["SKIP", "2"]);
+        g.hands[0] = hand(&["SKIP", "2"]);
         g.apply_checked("play SKIP").unwrap();
         assert_eq!(g.current, 0);
     }
@@ -2380,16 +2688,16 @@ mod tests {
         g.discard = pile(&["5", "D2"]);
         g.draw_card(1);
         assert_eq!(codes_of(&g.discard), ["D2"]);
-        assert_eq!(*codes_of(&g.hands[1]).last().unwrap(), "5");
+        assert_eq!(*codes_of(&g.hands[1].pile).last().unwrap(), "5");
         g.draw_card(2);
-        assert_eq!(g.hands[2].len, 10, "nothing left to draw");
+        assert_eq!(g.hands[2].len(), 10, "nothing left to draw");
     }
 
     #[test]
     fn elimination_puts_the_hand_under_the_discards() {
         let mut g = game(3);
         g.lives[1] = 1;
-        g.hands[1] = pile(&["5", "6"]);
+        g.hands[1] = hand(&["5", "6"]);
         g.discard = pile(&["3"]);
         let mut batch = Seats::default();
         g.lose_life(1, &mut batch);
@@ -2442,6 +2750,37 @@ mod tests {
             assert_eq!(back.to_json(), g.to_json());
             assert!(g.placements().unwrap().contains(&1));
         }
+    }
+
+    #[test]
+    fn nth_bit_counts_from_the_lowest() {
+        let set = 0b1010_0000_0000_0110_1001u32;
+        let all: Vec<u32> = (0..set.count_ones()).map(|k| nth_bit(set, k)).collect();
+        assert_eq!(all, [0, 3, 5, 6, 17, 19]);
+        assert_eq!(nth_bit(1 << 17 | 1 << 16, 1), 17);
+    }
+
+    #[test]
+    fn the_random_bot_draws_every_legal_action_evenly() {
+        let p = params(3, &[("bomb_response", Param::Str("optional".into()))]);
+        let mut rng = SplitMix64::new(4);
+        let mut buf = Vec::new();
+        let mut legal_list = Vec::new();
+        walk(p, 5, |g, _| {
+            if g.is_terminal() {
+                return;
+            }
+            legal_list.clear();
+            g.legal_actions(&mut legal_list);
+            let mut seen = vec![0u32; legal_list.len()];
+            let draws = 200 * legal_list.len() as u32;
+            for _ in 0..draws {
+                let a = g.random_action(&mut rng, &mut buf);
+                let i = legal_list.iter().position(|&l| l == a);
+                seen[i.expect("the random bot drew an illegal action")] += 1;
+            }
+            assert!(seen.iter().all(|&c| c > 140 && c < 260), "{seen:?}");
+        });
     }
 
     /// Plays heuristic and random moves mixed; calls `visit` on every state.
