@@ -252,6 +252,187 @@ fn subsets_from(cards: &[u8], j: usize, chosen: u64, f: &mut impl FnMut(u64)) {
     }
 }
 
+// ---------------------------------------------------------------------------
+// §5 helpers: legal actions by index, for the random bot
+// ---------------------------------------------------------------------------
+
+/// Most cards a hand holds: the largest deal size (an ace's value).
+const MAX_HAND: usize = 11;
+
+/// `BINOMIAL[n][j]` = C(n, j) for n, j ≤ `MAX_HAND` (0 when j > n).
+const BINOMIAL: [[u16; MAX_HAND + 1]; MAX_HAND + 1] = {
+    let mut t = [[0u16; MAX_HAND + 1]; MAX_HAND + 1];
+    let mut n = 0;
+    while n <= MAX_HAND {
+        t[n][0] = 1;
+        let mut j = 1;
+        while j <= n {
+            t[n][j] = t[n - 1][j - 1] + t[n - 1][j];
+            j += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `SUBMASKS[mask][i]`: the `i`-th submask of the 4-bit `mask`, ascending (the
+/// bits of `i` put into the set bits of `mask`), for `i < 2^popcount(mask)`.
+/// A rank's cards are one nibble of a card set.
+const SUBMASKS: [[u8; 16]; 16] = {
+    let mut t = [[0u8; 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut i = 0;
+        while i < 16 {
+            let (mut m, mut bit, mut sub) = (mask as u8, 0, 0u8);
+            while m != 0 {
+                if i >> bit & 1 == 1 {
+                    sub |= m & m.wrapping_neg();
+                }
+                m &= m - 1;
+                bit += 1;
+            }
+            t[mask][i] = sub;
+            i += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// `OF_SIZE[m][i]`: the `i`-th 4-bit pattern with `m` bits set, ascending. The
+/// first C(c, m) of them use only the lowest `c` bits, so `SUBMASKS[nibble]` of
+/// them are the m-card subsets of a nibble holding `c` cards.
+const OF_SIZE: [[u8; 6]; 5] = {
+    let mut t = [[0u8; 6]; 5];
+    let mut next = [0usize; 5];
+    let mut pattern = 0u8;
+    while pattern < 16 {
+        let m = pattern.count_ones() as usize;
+        t[m][next[m]] = pattern;
+        next[m] += 1;
+        pattern += 1;
+    }
+    t
+};
+
+/// The cards of rank `r` in `set`, as a nibble.
+#[inline]
+fn rank_nibble(set: u64, r: u32) -> usize {
+    (set >> (4 * r) & 0xF) as usize
+}
+
+/// Per rank r, the number of cards of `set` ranked r or lower, one nibble per
+/// rank (a set of up to 15 cards): nibble popcounts, summed upwards by a
+/// multiplication (no carries, every sum is below 16).
+#[inline]
+fn ranks_up_to(set: u64) -> u64 {
+    let pairs = set - (set >> 1 & 0x5555_5555_5555_5555);
+    let nibbles = (pairs & 0x3333_3333_3333_3333) + (pairs >> 2 & 0x3333_3333_3333_3333);
+    nibbles.wrapping_mul(0x1_1111_1111_1111) & CARDS
+}
+
+/// The card of `set` with `index` cards of the set below it.
+#[inline]
+fn nth_bit(set: u64, index: usize) -> u64 {
+    let mut rest = set;
+    for _ in 0..index {
+        rest &= rest - 1;
+    }
+    rest & rest.wrapping_neg()
+}
+
+/// The `k` lowest cards of `hand`.
+#[inline]
+fn lowest(hand: u64, k: u32) -> u64 {
+    let mut rest = hand;
+    for _ in 0..k {
+        rest &= rest - 1;
+    }
+    hand ^ rest
+}
+
+/// The card sets that may follow `bar` from `hand` by beating or equalling it
+/// (TT-7), counted without listing them and indexed: the i-th lowest card of
+/// such a set ranks at least as high as the i-th lowest card of the bar, so a
+/// card of rank r can only be one of the first `ranks_up_to(bar)[r]` cards of
+/// the set. `ways[i][j]` counts the `j`-card starts of such sets from the `i`
+/// lowest cards of the hand.
+struct Beating {
+    hand: u64,
+    k: usize,
+    ways: [[u16; MAX_HAND + 1]; MAX_HAND + 1],
+}
+
+impl Beating {
+    #[inline]
+    fn new(hand: u64, bar: u64) -> Self {
+        let k = bar.count_ones() as usize;
+        let up_to = ranks_up_to(bar);
+        let mut ways = [[0u16; MAX_HAND + 1]; MAX_HAND + 1];
+        ways[0][0] = 1;
+        for (i, card) in bits(hand as u128).enumerate() {
+            let fits = rank_nibble(up_to, rank(card));
+            ways[i + 1][0] = 1;
+            for j in 1..=k {
+                let this_card = if j <= fits { ways[i][j - 1] } else { 0 };
+                ways[i + 1][j] = ways[i][j] + this_card;
+            }
+        }
+        Beating { hand, k, ways }
+    }
+
+    fn count(&self) -> usize {
+        self.ways[self.hand.count_ones() as usize][self.k] as usize
+    }
+
+    /// The `index`-th set (`index < count()`): from the highest card down, the
+    /// sets without it come first, then those whose next lower card it is.
+    fn nth(&self, mut index: usize) -> u64 {
+        let (mut set, mut rest, mut j) = (0u64, self.hand, self.k);
+        while j > 0 {
+            let card = 63 - rest.leading_zeros();
+            rest ^= 1 << card;
+            let without = self.ways[rest.count_ones() as usize][j] as usize;
+            if index >= without {
+                index -= without;
+                set |= 1 << card;
+                j -= 1;
+            }
+        }
+        set
+    }
+}
+
+/// §5.2 leading by index: rank by rank, the nonempty subsets of the hand's
+/// cards of that rank (`SUBMASKS` indices 1..), but never the whole hand (TT-6:
+/// it is the last subset of its rank, so it is simply left out of the count).
+fn nth_lead(hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
+    let h = hand.count_ones();
+    let per_rank = |nibble: usize| {
+        let c = nibble.count_ones();
+        (1usize << c) - 1 - usize::from(c == h)
+    };
+    let (mut count, mut rest) = (0, hand);
+    while rest != 0 {
+        let r = rank(rest.trailing_zeros());
+        count += per_rank(rank_nibble(hand, r));
+        rest &= !(0xF << (4 * r));
+    }
+    let mut index = choose(count);
+    let mut rest = hand;
+    loop {
+        let r = rank(rest.trailing_zeros());
+        let nibble = rank_nibble(hand, r);
+        let options = per_rank(nibble);
+        if index < options {
+            return (SUBMASKS[nibble][index + 1] as u64) << (4 * r);
+        }
+        index -= options;
+        rest &= !(0xF << (4 * r));
+    }
+}
+
 fn card_list(set: u64) -> ([u8; 64], usize) {
     let mut out = [0u8; 64];
     let mut n = 0;
@@ -549,6 +730,101 @@ impl TwentyTwo {
         }
         (!beats && !lowest)
             .then(|| "the set neither beats or equals the best set nor is its lowest set".into())
+    }
+
+    /// The legal actions counted and indexed without listing them, for the
+    /// random bot: `choose(count)` picks an index below the count, and this
+    /// returns that action, in an order of its own (not the listing order of
+    /// [`Rules::legal_actions`]; each legal action has exactly one index).
+    /// `choose` is not called when only one action is legal.
+    fn nth_legal(&self, choose: impl FnOnce(usize) -> usize) -> Action {
+        let hand = self.hands[self.to_act as usize];
+        if self.phase == Phase::Discard {
+            return DISCARD | self.nth_discard(hand, choose);
+        }
+        let set = if hand & (hand - 1) == 0 {
+            hand
+        } else if self.trick.len == 0 {
+            nth_lead(hand, choose)
+        } else {
+            self.nth_follow(hand, choose)
+        };
+        PLAY | set
+    }
+
+    /// §5.1 by index: first the size j (C(h, j) sets each), then the j-subset
+    /// by the combinatorial number system (from the highest card down, take a
+    /// card when the index reaches the count of subsets of the cards below it).
+    fn nth_discard(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
+        let h = hand.count_ones() as usize;
+        let most = h.min(self.stock_size() as usize);
+        if most == 0 {
+            return 0;
+        }
+        let sizes = &BINOMIAL[h][..=most];
+        let mut index = choose(sizes.iter().map(|&c| c as usize).sum());
+        let mut j = 0;
+        while index >= sizes[j] as usize {
+            index -= sizes[j] as usize;
+            j += 1;
+        }
+        let (mut set, mut rest) = (0u64, hand);
+        while j > 0 {
+            let card = 63 - rest.leading_zeros();
+            rest ^= 1 << card;
+            let below = BINOMIAL[rest.count_ones() as usize][j] as usize;
+            if index >= below {
+                index -= below;
+                set |= 1 << card;
+                j -= 1;
+            }
+        }
+        set
+    }
+
+    /// §5.2 following by index: the sets meeting the bar ([`Beating`]; for a
+    /// single card, those of its rank or higher), then the lowest sets that do
+    /// not (TT-10: the cards below the boundary rank of the k lowest, plus any
+    /// of the hand's cards of that rank in the same number; they all share
+    /// their ranks, so they all meet the bar or none does).
+    fn nth_follow(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
+        let bar = self.trick.bar;
+        let k = bar.count_ones();
+        let low = lowest(hand, k);
+        let top = rank(63 - low.leading_zeros());
+        let at_top = rank_nibble(hand, top);
+        let taken = rank_nibble(low, top).count_ones() as usize;
+        let lows = |beats: usize| {
+            let only_beating =
+                beats_or_equals(low, bar) || (self.params.lowest_only_if_cannot_beat && beats > 0);
+            if only_beating {
+                0
+            } else {
+                BINOMIAL[at_top.count_ones() as usize][taken] as usize
+            }
+        };
+        let lowest_set = |index: usize| {
+            let chosen = SUBMASKS[at_top][OF_SIZE[taken][index] as usize] as u64;
+            low & !(0xF << (4 * top)) | chosen << (4 * top)
+        };
+        if k == 1 {
+            let beating = hand & at_least(rank(bar.trailing_zeros()));
+            let beats = beating.count_ones() as usize;
+            let index = choose(beats + lows(beats));
+            return if index < beats {
+                nth_bit(beating, index)
+            } else {
+                lowest_set(index - beats)
+            };
+        }
+        let beating = Beating::new(hand, bar);
+        let beats = beating.count();
+        let index = choose(beats + lows(beats));
+        if index < beats {
+            beating.nth(index)
+        } else {
+            lowest_set(index - beats)
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -901,33 +1177,11 @@ impl Rules for TwentyTwo {
         &self.history
     }
 
-    /// Fast path for the discard phase, whose legal list holds every subset of
-    /// up to `min(hand, stock)` cards: a uniform draw without listing them
-    /// (pick the size weighted by its number of subsets, then the cards).
-    fn random_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
-        if self.phase != Phase::Discard {
-            buf.clear();
-            self.legal_actions(buf);
-            return buf[pick(rng, buf.len())];
-        }
-        let hand = self.hands[self.to_act as usize];
-        let (mut cards, n) = card_list(hand);
-        let most = (n as u32).min(self.stock_size()) as usize;
-        let choose = |j: usize| (0..j).fold(1u64, |c, i| c * (n - i) as u64 / (i as u64 + 1));
-        let total: u64 = (0..=most).map(choose).sum();
-        let mut r = pick(rng, total as usize) as u64;
-        let mut size = 0;
-        while r >= choose(size) {
-            r -= choose(size);
-            size += 1;
-        }
-        let mut set = 0u64;
-        for i in 0..size {
-            let j = i + pick(rng, n - i);
-            cards.swap(i, j);
-            set |= 1 << cards[i];
-        }
-        DISCARD | set
+    /// A uniform draw without listing the legal actions: one multiply-shift
+    /// draw (`pick`) of an index below their count, mapped to its action by
+    /// [`TwentyTwo::nth_legal`] (no draw when the action is forced).
+    fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
+        self.nth_legal(|count| pick(rng, count))
     }
 
     const HAS_HEURISTIC: bool = true;
@@ -1994,6 +2248,42 @@ mod tests {
             assert!(placements.contains(&1));
         }
     }
+    /// The random bot's indices map one to one onto the legal actions, so a
+    /// uniform index is a uniform legal action.
+    #[test]
+    fn indexed_actions_are_the_legal_actions() {
+        let mut chooser = SplitMix64::new(11);
+        let mut buf = Vec::new();
+        for seed in 0..40u64 {
+            let n = 2 + (seed % 5) as i64;
+            let rule = ["free_choice", "lowest_only_if_cannot_beat"][(seed / 5 % 2) as usize];
+            let p = params(n, &[("follow_rule", Param::Str(rule.into()))]).unwrap();
+            let mut g = TwentyTwo::new(p, seed, None).unwrap();
+            while !g.is_terminal() {
+                buf.clear();
+                g.legal_actions(&mut buf);
+                let mut count = 1;
+                g.nth_legal(|c| {
+                    count = c;
+                    0
+                });
+                let mut indexed: Vec<Action> = (0..count)
+                    .map(|i| {
+                        g.nth_legal(|c| {
+                            assert_eq!(c, count);
+                            i
+                        })
+                    })
+                    .collect();
+                indexed.sort_unstable();
+                let mut legal = buf.clone();
+                legal.sort_unstable();
+                assert_eq!(indexed, legal, "{}", g.to_json());
+                g.apply_unchecked(g.random_action(&mut chooser, &mut buf));
+            }
+        }
+    }
+
     /// Every follow of this hand (but the forced final trick) is legal for the
     /// hand its seat held then: its hand now plus what it played from then on.
     fn follows_are_legal(g: &TwentyTwo) -> bool {
