@@ -61,10 +61,21 @@ fn set_value(set: u64) -> i64 {
     bits(set as u128).map(|c| rank_value(rank(c)) as i64).sum()
 }
 
-/// The card at position `i` of the canonical order (suits C, D, H, S; 2 .. A).
+/// The canonical order (suits C, D, H, S; 2 .. A) as card indices.
+const CANONICAL: [u8; 52] = {
+    let mut order = [0u8; 52];
+    let mut i = 0;
+    while i < 52 {
+        order[i] = ((i % 13) * 4 + i / 13) as u8;
+        i += 1;
+    }
+    order
+};
+
+/// The card at position `i` of the canonical order.
 #[inline]
 fn canonical_card(i: usize) -> u8 {
-    ((i % 13) * 4 + i / 13) as u8
+    CANONICAL[i]
 }
 
 /// Card codes by card index (rank * 4 + suit), i.e. in play order.
@@ -600,25 +611,27 @@ impl TwentyTwo {
         self.active.count_ones()
     }
 
-    /// The first active seat after `seat`, clockwise.
+    /// The first active seat after `seat`, clockwise: the lowest active seat
+    /// above it, else the lowest active seat (`seat` itself if none is active).
+    #[inline]
     fn next_active(&self, seat: u8) -> u8 {
-        let n = self.n() as u8;
-        (1..=n)
-            .map(|i| (seat + i) % n)
-            .find(|&s| self.is_active(s))
-            .unwrap_or(seat)
+        let above = self.active & (0xFE << seat);
+        let from = if above != 0 { above } else { self.active };
+        if from == 0 {
+            seat
+        } else {
+            from.trailing_zeros() as u8
+        }
     }
 
     /// TT-3: every card not in a score pile, canonical order, into `out`; returns the count.
     fn pool(&self, out: &mut [u8; 52]) -> usize {
         let kept = self.piles.iter().fold(0u64, |a, &p| a | p);
         let mut len = 0;
-        for i in 0..52 {
-            let card = canonical_card(i);
-            if kept >> card & 1 == 0 {
-                out[len] = card;
-                len += 1;
-            }
+        for card in CANONICAL {
+            // Written either way, kept only if in the pool: no branch per card.
+            out[len] = card;
+            len += (kept >> card & 1 == 0) as usize;
         }
         len
     }
@@ -636,11 +649,18 @@ impl TwentyTwo {
         self.deal_size = (self.target_size as usize).min(deck.len() / p) as u8;
         self.hands = [0; MAX_PLAYERS];
         let first = self.next_active(self.dealer);
-        let mut seat = first;
+        let mut order = [first; MAX_PLAYERS];
+        for i in 1..p {
+            order[i] = self.next_active(order[i - 1]);
+        }
         let dealt = self.deal_size as usize * p;
+        let mut turn = 0;
         for &card in &deck[..dealt] {
-            self.hands[seat as usize] |= 1 << card;
-            seat = self.next_active(seat);
+            self.hands[order[turn] as usize] |= 1 << card;
+            turn += 1;
+            if turn == p {
+                turn = 0;
+            }
         }
         let rest = &deck[dealt..];
         self.stock[..rest.len()].copy_from_slice(rest);
