@@ -215,13 +215,45 @@ impl Params {
 // §5 helpers: comparing sets
 // ---------------------------------------------------------------------------
 
+/// How many cards of each rank a set holds, one nibble per rank (0..=4): the
+/// popcount of each nibble, in parallel. Equal for sets that differ only in suits.
+#[inline]
+fn rank_counts(set: u64) -> u64 {
+    let pairs = set - (set >> 1 & 0x5555_5555_5555_5555);
+    (pairs & 0x3333_3333_3333_3333) + (pairs >> 2 & 0x3333_3333_3333_3333)
+}
+
+/// One in each of the 13 rank nibbles.
+const EACH_RANK: u64 = 0x1_1111_1111_1111;
+
+/// Per rank r, how many cards of `set` rank r or lower, one nibble per rank:
+/// the counts summed upwards by one multiplication (no carries: a set here
+/// holds at most 11 cards, so every sum fits its nibble).
+#[inline]
+fn ranks_up_to(set: u64) -> u64 {
+    debug_assert!(set.count_ones() < 16);
+    rank_counts(set).wrapping_mul(EACH_RANK) & CARDS
+}
+
 /// TT-7: both sorted by rank, every card of `set` is at least its counterpart.
+/// Equivalently, for every rank r, `set` holds no more cards of rank r or
+/// lower than `bar` does. The nibbles of those counts are compared in bytes
+/// (even ranks, then odd ones), where a subtraction leaves the top bit of a
+/// byte set exactly when `bar`'s count is not smaller; no branch.
 #[inline]
 fn beats_or_equals(set: u64, bar: u64) -> bool {
-    set.count_ones() == bar.count_ones()
-        && bits(set as u128)
-            .zip(bits(bar as u128))
-            .all(|(a, b)| rank(a) >= rank(b))
+    if set & set.wrapping_sub(1) == 0 && bar & bar.wrapping_sub(1) == 0 {
+        // Single cards (most plays) compare by rank; no card is at 64, so
+        // two empty sets are equal.
+        return ((set == 0) == (bar == 0))
+            & (rank(set.trailing_zeros()) >= rank(bar.trailing_zeros()));
+    }
+    const LOW: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const TOP: u64 = 0x8080_8080_8080_8080;
+    let (s, b) = (ranks_up_to(set), ranks_up_to(bar));
+    let even = (b & LOW | TOP) - (s & LOW);
+    let odd = (b >> 4 & LOW | TOP) - (s >> 4 & LOW);
+    (set.count_ones() == bar.count_ones()) & (even & odd & TOP == TOP)
 }
 
 /// TT-10: the ranks of `set` are the k lowest ranks of `hand`.
@@ -333,24 +365,19 @@ fn rank_nibble(set: u64, r: u32) -> usize {
     (set >> (4 * r) & 0xF) as usize
 }
 
-/// Per rank r, the number of cards of `set` ranked r or lower, one nibble per
-/// rank (a set of up to 15 cards): nibble popcounts, summed upwards by a
-/// multiplication (no carries, every sum is below 16).
-#[inline]
-fn ranks_up_to(set: u64) -> u64 {
-    let pairs = set - (set >> 1 & 0x5555_5555_5555_5555);
-    let nibbles = (pairs & 0x3333_3333_3333_3333) + (pairs >> 2 & 0x3333_3333_3333_3333);
-    nibbles.wrapping_mul(0x1_1111_1111_1111) & CARDS
-}
-
-/// The card of `set` with `index` cards of the set below it.
+/// The card of `set` with `index` cards of the set below it: a binary search
+/// on the counts of the lower halves, without branches (the index is random,
+/// so a loop over it would end at an unpredictable point).
 #[inline]
 fn nth_bit(set: u64, index: usize) -> u64 {
-    let mut rest = set;
-    for _ in 0..index {
-        rest &= rest - 1;
+    let (mut at, mut index) = (0, index as u32);
+    for width in [32, 16, 8, 4, 2, 1] {
+        let below = (set >> at & ((1 << width) - 1)).count_ones();
+        let up = index >= below;
+        at += if up { width } else { 0 };
+        index -= if up { below } else { 0 };
     }
-    rest & rest.wrapping_neg()
+    1 << at
 }
 
 /// The `k` lowest cards of `hand`.
@@ -386,8 +413,7 @@ impl Beating {
             let fits = rank_nibble(up_to, rank(card));
             ways[i + 1][0] = 1;
             for j in 1..=k {
-                let this_card = if j <= fits { ways[i][j - 1] } else { 0 };
-                ways[i + 1][j] = ways[i][j] + this_card;
+                ways[i + 1][j] = ways[i][j] + ways[i][j - 1] * u16::from(j <= fits);
             }
         }
         Beating { hand, k, ways }
@@ -397,51 +423,66 @@ impl Beating {
         self.ways[self.hand.count_ones() as usize][self.k] as usize
     }
 
-    /// The `index`-th set (`index < count()`): from the highest card down, the
-    /// sets without it come first, then those whose next lower card it is.
-    fn nth(&self, mut index: usize) -> u64 {
-        let (mut set, mut rest, mut j) = (0u64, self.hand, self.k);
-        while j > 0 {
-            let card = 63 - rest.leading_zeros();
-            rest ^= 1 << card;
-            let without = self.ways[rest.count_ones() as usize][j] as usize;
-            if index >= without {
-                index -= without;
-                set |= 1 << card;
-                j -= 1;
-            }
-        }
-        set
+    /// The `index`-th set (`index < count()`).
+    fn nth(&self, index: usize) -> u64 {
+        unrank(self.hand, self.k, index, |below, j| {
+            self.ways[below][j] as usize
+        })
     }
 }
 
+/// The `index`-th choice of `j` cards of `hand`, from the highest card down:
+/// the choices without a card come first (`without(cards below it, cards
+/// still to choose)` of them), then those with it; `without(_, 0)` must be 1.
+/// Every card is visited and the choice is arithmetic, not a branch: the index
+/// is random, so a branch on it would often be mispredicted.
+#[inline]
+fn unrank(
+    hand: u64,
+    mut j: usize,
+    mut index: usize,
+    without: impl Fn(usize, usize) -> usize,
+) -> u64 {
+    let (mut set, mut rest) = (0u64, hand);
+    while rest != 0 {
+        let card = 63 - rest.leading_zeros();
+        rest ^= 1 << card;
+        let skip = without(rest.count_ones() as usize, j);
+        let take = index >= skip;
+        index -= if take { skip } else { 0 };
+        set |= u64::from(take) << card;
+        j -= usize::from(take);
+    }
+    set
+}
+
 /// §5.2 leading by index: rank by rank, the nonempty subsets of the hand's
-/// cards of that rank (`SUBMASKS` indices 1..), but never the whole hand (TT-6:
-/// it is the last subset of its rank, so it is simply left out of the count).
+/// cards of that rank (`SUBMASKS` indices 1..), but never the whole hand of
+/// two cards or more (TT-6: it is the last subset of its rank, so it is simply
+/// left out of the count). A single card leads the final trick.
 fn nth_lead(hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
-    let h = hand.count_ones();
-    let per_rank = |nibble: usize| {
-        let c = nibble.count_ones();
-        (1usize << c) - 1 - usize::from(c == h)
-    };
-    let (mut count, mut rest) = (0, hand);
+    // A rank with c cards has 2^c - 1 = 1 + 2 + .. + 2^(c-1) nonempty subsets:
+    // count the ranks holding at least t cards (a nibble reaching 8 after
+    // adding 8 - t), weighted 2^(t-1).
+    let counts = rank_counts(hand);
+    let ranks_with = |t: u64| ((counts + (8 - t) * EACH_RANK) & (8 * EACH_RANK)).count_ones();
+    let one_rank = hand & !(0xF << (4 * rank(hand.trailing_zeros()))) == 0;
+    let keep_one = one_rank & (hand & (hand - 1) != 0);
+    let count = (1..=4).map(|t| ranks_with(t) << (t - 1)).sum::<u32>() - u32::from(keep_one);
+    // Every rank is visited and the choice is arithmetic, not a branch on the
+    // random index; past the chosen rank the index wraps and matches no more.
+    let mut index = choose(count as usize);
+    let (mut lead, mut rest) = (0u64, hand);
     while rest != 0 {
         let r = rank(rest.trailing_zeros());
-        count += per_rank(rank_nibble(hand, r));
-        rest &= !(0xF << (4 * r));
-    }
-    let mut index = choose(count);
-    let mut rest = hand;
-    loop {
-        let r = rank(rest.trailing_zeros());
         let nibble = rank_nibble(hand, r);
-        let options = per_rank(nibble);
-        if index < options {
-            return (SUBMASKS[nibble][index + 1] as u64) << (4 * r);
-        }
-        index -= options;
+        let options = (1 << nibble.count_ones()) - 1 - usize::from(keep_one);
+        let here = u64::from(index < options).wrapping_neg();
+        lead |= here & (SUBMASKS[nibble][(index + 1) & 15] as u64) << (4 * r);
+        index = index.wrapping_sub(options);
         rest &= !(0xF << (4 * r));
     }
+    lead
 }
 
 fn card_list(set: u64) -> ([u8; 64], usize) {
@@ -611,17 +652,15 @@ impl TwentyTwo {
         self.active.count_ones()
     }
 
-    /// The first active seat after `seat`, clockwise: the lowest active seat
-    /// above it, else the lowest active seat (`seat` itself if none is active).
+    /// The first active seat after `seat`, clockwise (`seat` itself if no
+    /// other is active); no branch, no division.
     #[inline]
     fn next_active(&self, seat: u8) -> u8 {
-        let above = self.active & (0xFE << seat);
-        let from = if above != 0 { above } else { self.active };
-        if from == 0 {
-            seat
-        } else {
-            from.trailing_zeros() as u8
-        }
+        // The active bits twice, 8 apart, and `seat` itself in the upper copy:
+        // the first bit above `seat` is the answer, counted modulo 8.
+        let twice = (u32::from(self.active) * 0x101) | (1 << (seat + 8));
+        let step = 1 + (twice >> (seat + 1)).trailing_zeros();
+        ((u32::from(seat) + step) & 7) as u8
     }
 
     /// TT-3: every card not in a score pile, canonical order, into `out`; returns the count.
@@ -762,14 +801,12 @@ impl TwentyTwo {
         if self.phase == Phase::Discard {
             return DISCARD | self.nth_discard(hand, choose);
         }
-        let set = if hand & (hand - 1) == 0 {
-            hand
-        } else if self.trick.len == 0 {
+        // The final trick's forced plays (TT-22) take the same paths.
+        PLAY | if self.trick.len == 0 {
             nth_lead(hand, choose)
         } else {
             self.nth_follow(hand, choose)
-        };
-        PLAY | set
+        }
     }
 
     /// §5.1 by index: first the size j (C(h, j) sets each), then the j-subset
@@ -782,69 +819,56 @@ impl TwentyTwo {
             return 0;
         }
         let sizes = &BINOMIAL[h][..=most];
-        let mut index = choose(sizes.iter().map(|&c| c as usize).sum());
-        let mut j = 0;
-        while index >= sizes[j] as usize {
-            index -= sizes[j] as usize;
-            j += 1;
+        let index = choose(sizes.iter().map(|&c| c as usize).sum());
+        // The size: how many blocks of sizes end at or below the index.
+        let (mut j, mut start, mut end) = (0, 0, 0);
+        for &count in sizes {
+            end += count as usize;
+            let past = index >= end;
+            j += usize::from(past);
+            start = if past { end } else { start };
         }
-        let (mut set, mut rest) = (0u64, hand);
-        while j > 0 {
-            let card = 63 - rest.leading_zeros();
-            rest ^= 1 << card;
-            let below = BINOMIAL[rest.count_ones() as usize][j] as usize;
-            if index >= below {
-                index -= below;
-                set |= 1 << card;
-                j -= 1;
-            }
-        }
-        set
+        let index = index - start;
+        unrank(hand, j, index, |below, j| BINOMIAL[below][j] as usize)
     }
 
-    /// §5.2 following by index: the sets meeting the bar ([`Beating`]; for a
-    /// single card, those of its rank or higher), then the lowest sets that do
-    /// not (TT-10: the cards below the boundary rank of the k lowest, plus any
-    /// of the hand's cards of that rank in the same number; they all share
-    /// their ranks, so they all meet the bar or none does).
+    /// §5.2 following by index: the sets meeting the bar, then the lowest
+    /// sets that do not (TT-10: the cards below the boundary rank of the k
+    /// lowest, plus any of the hand's cards of that rank in the same number;
+    /// they all share their ranks, so they all meet the bar or none does).
     fn nth_follow(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
         let bar = self.trick.bar;
         let k = bar.count_ones();
         let low = lowest(hand, k);
         let top = rank(63 - low.leading_zeros());
         let at_top = rank_nibble(hand, top);
-        let taken = rank_nibble(low, top).count_ones() as usize;
-        let lows = |beats: usize| {
-            let only_beating =
-                beats_or_equals(low, bar) || (self.params.lowest_only_if_cannot_beat && beats > 0);
-            if only_beating {
-                0
-            } else {
-                BINOMIAL[at_top.count_ones() as usize][taken] as usize
-            }
-        };
-        let lowest_set = |index: usize| {
-            let chosen = SUBMASKS[at_top][OF_SIZE[taken][index] as usize] as u64;
-            low & !(0xF << (4 * top)) | chosen << (4 * top)
-        };
+        let lows_allowed = |beats: usize| !self.params.lowest_only_if_cannot_beat | (beats == 0);
         if k == 1 {
+            // Single cards (the final trick's too): those of the bar's rank or
+            // higher, and the hand's lowest-ranked ones.
             let beating = hand & at_least(rank(bar.trailing_zeros()));
-            let beats = beating.count_ones() as usize;
-            let index = choose(beats + lows(beats));
-            return if index < beats {
-                nth_bit(beating, index)
+            let lows = if lows_allowed(beating.count_ones() as usize) {
+                (at_top as u64) << (4 * top)
             } else {
-                lowest_set(index - beats)
+                0
             };
+            let legal = beating | lows;
+            return nth_bit(legal, choose(legal.count_ones() as usize));
         }
         let beating = Beating::new(hand, bar);
         let beats = beating.count();
-        let index = choose(beats + lows(beats));
-        if index < beats {
-            beating.nth(index)
+        let taken = rank_nibble(low, top).count_ones() as usize;
+        let lows = if lows_allowed(beats) & !beats_or_equals(low, bar) {
+            BINOMIAL[at_top.count_ones() as usize][taken] as usize
         } else {
-            lowest_set(index - beats)
+            0
+        };
+        let index = choose(beats + lows);
+        if index < beats {
+            return beating.nth(index);
         }
+        let chosen = SUBMASKS[at_top][OF_SIZE[taken][index - beats] as usize] as u64;
+        low & !(0xF << (4 * top)) | chosen << (4 * top)
     }
 
     // -----------------------------------------------------------------------
@@ -882,10 +906,11 @@ impl TwentyTwo {
         let seat = self.to_act;
         self.hands[seat as usize] &= !set;
         let t = &mut self.trick;
-        if t.len == 0 || beats_or_equals(set, t.bar) {
-            t.bar = set;
-            t.bar_holder = seat;
-        }
+        // Without a branch: whether the set takes over is close to a coin flip.
+        let takes = (t.len == 0) | beats_or_equals(set, t.bar);
+        let keep = u64::from(takes).wrapping_sub(1);
+        t.bar = set & !keep | t.bar & keep;
+        t.bar_holder ^= (t.bar_holder ^ seat) & !(keep as u8);
         t.seats[t.len as usize] = seat;
         t.sets[t.len as usize] = set;
         t.len += 1;
@@ -1472,13 +1497,6 @@ impl TwentyTwo {
 // ---------------------------------------------------------------------------
 // Determinization: what a seat knows about the cards hidden from it
 // ---------------------------------------------------------------------------
-
-/// How many cards of each rank a set holds, 4 bits per rank: equal for sets
-/// that differ only in suits.
-#[inline]
-fn rank_counts(set: u64) -> u64 {
-    bits(set as u128).fold(0, |key, c| key + (1 << (4 * rank(c))))
-}
 
 /// Every card of rank `r` or higher.
 #[inline]
@@ -2142,6 +2160,55 @@ mod tests {
         assert_eq!(values, [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]);
         assert_eq!(parse_card("1C"), None);
         assert_eq!(parse_card("10c"), None);
+    }
+
+    /// TT-7 written the obvious way: sort both, compare card by card.
+    fn beats_or_equals_by_definition(set: u64, bar: u64) -> bool {
+        set.count_ones() == bar.count_ones()
+            && bits(set as u128)
+                .zip(bits(bar as u128))
+                .all(|(a, b)| rank(a) >= rank(b))
+    }
+
+    #[test]
+    fn set_comparison_matches_its_definition() {
+        let mut rng = SplitMix64::new(8);
+        let mut random_set = |k: u32| {
+            let mut set = 0u64;
+            while set.count_ones() < k {
+                set |= 1 << pick(&mut rng, 52);
+            }
+            set
+        };
+        for i in 0..20_000 {
+            let k = 1 + (i % 11) as u32;
+            let a = random_set(k);
+            // Half the time a set one card away from `a`, decided late.
+            let b = if i % 2 == 0 {
+                random_set(k)
+            } else {
+                let moved = a & !(1 << (63 - a.leading_zeros())) | random_set(1);
+                if moved.count_ones() == k {
+                    moved
+                } else {
+                    a
+                }
+            };
+            assert_eq!(
+                beats_or_equals(a, b),
+                beats_or_equals_by_definition(a, b),
+                "{a:#x} {b:#x}"
+            );
+            assert_eq!(
+                beats_or_equals(b, a),
+                beats_or_equals_by_definition(b, a),
+                "{b:#x} {a:#x}"
+            );
+        }
+        for (a, b) in [(0, 0), (0, 1), (1 << 51, 0), (0, 3), (3, 0)] {
+            assert_eq!(beats_or_equals(a, b), beats_or_equals_by_definition(a, b));
+        }
+        assert_eq!(rank_counts(set(&["2C", "2S", "AD"])), 2 | 1 << 48);
     }
 
     #[test]
