@@ -318,6 +318,22 @@ const BINOMIAL: [[u16; MAX_HAND + 1]; MAX_HAND + 1] = {
     t
 };
 
+/// `FEWER_THAN[n][m]` = C(n, 0) + … + C(n, m - 1): the subsets of fewer than
+/// `m` of `n` cards.
+const FEWER_THAN: [[u16; MAX_HAND + 2]; MAX_HAND + 1] = {
+    let mut t = [[0u16; MAX_HAND + 2]; MAX_HAND + 1];
+    let mut n = 0;
+    while n <= MAX_HAND {
+        let mut m = 1;
+        while m <= MAX_HAND + 1 {
+            t[n][m] = t[n][m - 1] + BINOMIAL[n][m - 1];
+            m += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
 /// `SUBMASKS[mask][i]`: the `i`-th submask of the 4-bit `mask`, ascending (the
 /// bits of `i` put into the set bits of `mask`), for `i < 2^popcount(mask)`.
 /// A rank's cards are one nibble of a card set.
@@ -394,40 +410,49 @@ fn lowest(hand: u64, k: u32) -> u64 {
 /// (TT-7), counted without listing them and indexed: the i-th lowest card of
 /// such a set ranks at least as high as the i-th lowest card of the bar, so a
 /// card of rank r can only be one of the first `ranks_up_to(bar)[r]` cards of
-/// the set. `ways[i][j]` counts the `j`-card starts of such sets from the `i`
-/// lowest cards of the hand.
+/// the set. Row `ways[i]` counts, for each j, the `j`-card starts of such sets
+/// from the `i` lowest cards of the hand; its counts are packed in `LANE`-bit
+/// lanes of a `u128`, so a row is computed in a few operations, no loop over j.
 struct Beating {
     hand: u64,
     k: usize,
-    ways: [[u16; MAX_HAND + 1]; MAX_HAND + 1],
+    ways: [u128; MAX_HAND + 1],
 }
+
+/// Bits per count in a row of [`Beating`]: a count is at most C(11, 5) = 462,
+/// so lanes never carry into each other; 12 lanes (j = 0..=11) fit 128 bits.
+const LANE: usize = 10;
 
 impl Beating {
     #[inline]
     fn new(hand: u64, bar: u64) -> Self {
         let k = bar.count_ones() as usize;
         let up_to = ranks_up_to(bar);
-        let mut ways = [[0u16; MAX_HAND + 1]; MAX_HAND + 1];
-        ways[0][0] = 1;
+        let mut ways = [0u128; MAX_HAND + 1];
+        ways[0] = 1;
         for (i, card) in bits(hand as u128).enumerate() {
+            // This card can be the j-th of a set for 1 <= j <= fits: add the
+            // row shifted up one lane, in those lanes.
             let fits = rank_nibble(up_to, rank(card));
-            ways[i + 1][0] = 1;
-            for j in 1..=k {
-                ways[i + 1][j] = ways[i][j] + ways[i][j - 1] * u16::from(j <= fits);
-            }
+            let lanes = (1u128 << (LANE * (fits + 1))) - 1;
+            ways[i + 1] = ways[i] + (ways[i] << LANE & lanes);
         }
         Beating { hand, k, ways }
     }
 
+    /// The `j`-card starts from the `i` lowest cards.
+    #[inline]
+    fn way(&self, i: usize, j: usize) -> usize {
+        (self.ways[i] >> (LANE * j)) as usize & ((1 << LANE) - 1)
+    }
+
     fn count(&self) -> usize {
-        self.ways[self.hand.count_ones() as usize][self.k] as usize
+        self.way(self.hand.count_ones() as usize, self.k)
     }
 
     /// The `index`-th set (`index < count()`).
     fn nth(&self, index: usize) -> u64 {
-        unrank(self.hand, self.k, index, |below, j| {
-            self.ways[below][j] as usize
-        })
+        unrank(self.hand, self.k, index, |below, j| self.way(below, j))
     }
 }
 
@@ -818,18 +843,17 @@ impl TwentyTwo {
         if most == 0 {
             return 0;
         }
-        let sizes = &BINOMIAL[h][..=most];
-        let index = choose(sizes.iter().map(|&c| c as usize).sum());
-        // The size: how many blocks of sizes end at or below the index.
-        let (mut j, mut start, mut end) = (0, 0, 0);
-        for &count in sizes {
-            end += count as usize;
-            let past = index >= end;
-            j += usize::from(past);
-            start = if past { end } else { start };
-        }
-        let index = index - start;
-        unrank(hand, j, index, |below, j| BINOMIAL[below][j] as usize)
+        let fewer = &FEWER_THAN[h];
+        let index = choose(fewer[most + 1] as usize);
+        // The size: how many block ends lie at or below the index (a loop of
+        // fixed length; the ends past `most` exceed every index).
+        let j = fewer[1..]
+            .iter()
+            .filter(|&&end| index >= end as usize)
+            .count();
+        unrank(hand, j, index - fewer[j] as usize, |below, j| {
+            BINOMIAL[below][j] as usize
+        })
     }
 
     /// §5.2 following by index: the sets meeting the bar, then the lowest
