@@ -820,7 +820,8 @@ impl TwentyTwo {
     /// random bot: `choose(count)` picks an index below the count, and this
     /// returns that action, in an order of its own (not the listing order of
     /// [`Rules::legal_actions`]; each legal action has exactly one index).
-    /// `choose` is not called when only one action is legal.
+    /// `choose` is called once, also for a forced play (with a count of 1),
+    /// except for a discard from an empty stock, where nothing is drawn.
     fn nth_legal(&self, choose: impl FnOnce(usize) -> usize) -> Action {
         let hand = self.hands[self.to_act as usize];
         if self.phase == Phase::Discard {
@@ -1248,7 +1249,7 @@ impl Rules for TwentyTwo {
 
     /// A uniform draw without listing the legal actions: one multiply-shift
     /// draw (`pick`) of an index below their count, mapped to its action by
-    /// [`TwentyTwo::nth_legal`] (no draw when the action is forced).
+    /// [`TwentyTwo::nth_legal`] (no draw for a discard from an empty stock).
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
         self.nth_legal(|count| pick(rng, count))
     }
