@@ -61,10 +61,21 @@ fn set_value(set: u64) -> i64 {
     bits(set as u128).map(|c| rank_value(rank(c)) as i64).sum()
 }
 
-/// The card at position `i` of the canonical order (suits C, D, H, S; 2 .. A).
+/// The canonical order (suits C, D, H, S; 2 .. A) as card indices.
+const CANONICAL: [u8; 52] = {
+    let mut order = [0u8; 52];
+    let mut i = 0;
+    while i < 52 {
+        order[i] = ((i % 13) * 4 + i / 13) as u8;
+        i += 1;
+    }
+    order
+};
+
+/// The card at position `i` of the canonical order.
 #[inline]
 fn canonical_card(i: usize) -> u8 {
-    ((i % 13) * 4 + i / 13) as u8
+    CANONICAL[i]
 }
 
 /// Card codes by card index (rank * 4 + suit), i.e. in play order.
@@ -204,13 +215,45 @@ impl Params {
 // §5 helpers: comparing sets
 // ---------------------------------------------------------------------------
 
+/// How many cards of each rank a set holds, one nibble per rank (0..=4): the
+/// popcount of each nibble, in parallel. Equal for sets that differ only in suits.
+#[inline]
+fn rank_counts(set: u64) -> u64 {
+    let pairs = set - (set >> 1 & 0x5555_5555_5555_5555);
+    (pairs & 0x3333_3333_3333_3333) + (pairs >> 2 & 0x3333_3333_3333_3333)
+}
+
+/// One in each of the 13 rank nibbles.
+const EACH_RANK: u64 = 0x1_1111_1111_1111;
+
+/// Per rank r, how many cards of `set` rank r or lower, one nibble per rank:
+/// the counts summed upwards by one multiplication (no carries: a set here
+/// holds at most 11 cards, so every sum fits its nibble).
+#[inline]
+fn ranks_up_to(set: u64) -> u64 {
+    debug_assert!(set.count_ones() < 16);
+    rank_counts(set).wrapping_mul(EACH_RANK) & CARDS
+}
+
 /// TT-7: both sorted by rank, every card of `set` is at least its counterpart.
+/// Equivalently, for every rank r, `set` holds no more cards of rank r or
+/// lower than `bar` does. The nibbles of those counts are compared in bytes
+/// (even ranks, then odd ones), where a subtraction leaves the top bit of a
+/// byte set exactly when `bar`'s count is not smaller; no branch.
 #[inline]
 fn beats_or_equals(set: u64, bar: u64) -> bool {
-    set.count_ones() == bar.count_ones()
-        && bits(set as u128)
-            .zip(bits(bar as u128))
-            .all(|(a, b)| rank(a) >= rank(b))
+    if set & set.wrapping_sub(1) == 0 && bar & bar.wrapping_sub(1) == 0 {
+        // Single cards (most plays) compare by rank; no card is at 64, so
+        // two empty sets are equal.
+        return ((set == 0) == (bar == 0))
+            & (rank(set.trailing_zeros()) >= rank(bar.trailing_zeros()));
+    }
+    const LOW: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const TOP: u64 = 0x8080_8080_8080_8080;
+    let (s, b) = (ranks_up_to(set), ranks_up_to(bar));
+    let even = (b & LOW | TOP) - (s & LOW);
+    let odd = (b >> 4 & LOW | TOP) - (s >> 4 & LOW);
+    (set.count_ones() == bar.count_ones()) & (even & odd & TOP == TOP)
 }
 
 /// TT-10: the ranks of `set` are the k lowest ranks of `hand`.
@@ -250,6 +293,221 @@ fn subsets_from(cards: &[u8], j: usize, chosen: u64, f: &mut impl FnMut(u64)) {
     for i in 0..=cards.len() - j {
         subsets_from(&cards[i + 1..], j - 1, chosen | 1 << cards[i], f);
     }
+}
+
+// ---------------------------------------------------------------------------
+// §5 helpers: legal actions by index, for the random bot
+// ---------------------------------------------------------------------------
+
+/// Most cards a hand holds: the largest deal size (an ace's value).
+const MAX_HAND: usize = 11;
+
+/// `BINOMIAL[n][j]` = C(n, j) for n, j ≤ `MAX_HAND` (0 when j > n).
+const BINOMIAL: [[u16; MAX_HAND + 1]; MAX_HAND + 1] = {
+    let mut t = [[0u16; MAX_HAND + 1]; MAX_HAND + 1];
+    let mut n = 0;
+    while n <= MAX_HAND {
+        t[n][0] = 1;
+        let mut j = 1;
+        while j <= n {
+            t[n][j] = t[n - 1][j - 1] + t[n - 1][j];
+            j += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `FEWER_THAN[n][m]` = C(n, 0) + … + C(n, m - 1): the subsets of fewer than
+/// `m` of `n` cards.
+const FEWER_THAN: [[u16; MAX_HAND + 2]; MAX_HAND + 1] = {
+    let mut t = [[0u16; MAX_HAND + 2]; MAX_HAND + 1];
+    let mut n = 0;
+    while n <= MAX_HAND {
+        let mut m = 1;
+        while m <= MAX_HAND + 1 {
+            t[n][m] = t[n][m - 1] + BINOMIAL[n][m - 1];
+            m += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `SUBMASKS[mask][i]`: the `i`-th submask of the 4-bit `mask`, ascending (the
+/// bits of `i` put into the set bits of `mask`), for `i < 2^popcount(mask)`.
+/// A rank's cards are one nibble of a card set.
+const SUBMASKS: [[u8; 16]; 16] = {
+    let mut t = [[0u8; 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut i = 0;
+        while i < 16 {
+            let (mut m, mut bit, mut sub) = (mask as u8, 0, 0u8);
+            while m != 0 {
+                if i >> bit & 1 == 1 {
+                    sub |= m & m.wrapping_neg();
+                }
+                m &= m - 1;
+                bit += 1;
+            }
+            t[mask][i] = sub;
+            i += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// `OF_SIZE[m][i]`: the `i`-th 4-bit pattern with `m` bits set, ascending. The
+/// first C(c, m) of them use only the lowest `c` bits, so `SUBMASKS[nibble]` of
+/// them are the m-card subsets of a nibble holding `c` cards.
+const OF_SIZE: [[u8; 6]; 5] = {
+    let mut t = [[0u8; 6]; 5];
+    let mut next = [0usize; 5];
+    let mut pattern = 0u8;
+    while pattern < 16 {
+        let m = pattern.count_ones() as usize;
+        t[m][next[m]] = pattern;
+        next[m] += 1;
+        pattern += 1;
+    }
+    t
+};
+
+/// The cards of rank `r` in `set`, as a nibble.
+#[inline]
+fn rank_nibble(set: u64, r: u32) -> usize {
+    (set >> (4 * r) & 0xF) as usize
+}
+
+/// The card of `set` with `index` cards of the set below it: a binary search
+/// on the counts of the lower halves, without branches (the index is random,
+/// so a loop over it would end at an unpredictable point).
+#[inline]
+fn nth_bit(set: u64, index: usize) -> u64 {
+    let (mut at, mut index) = (0, index as u32);
+    for width in [32, 16, 8, 4, 2, 1] {
+        let below = (set >> at & ((1 << width) - 1)).count_ones();
+        let up = index >= below;
+        at += if up { width } else { 0 };
+        index -= if up { below } else { 0 };
+    }
+    1 << at
+}
+
+/// The `k` lowest cards of `hand`.
+#[inline]
+fn lowest(hand: u64, k: u32) -> u64 {
+    let mut rest = hand;
+    for _ in 0..k {
+        rest &= rest - 1;
+    }
+    hand ^ rest
+}
+
+/// The card sets that may follow `bar` from `hand` by beating or equalling it
+/// (TT-7), counted without listing them and indexed: the i-th lowest card of
+/// such a set ranks at least as high as the i-th lowest card of the bar, so a
+/// card of rank r can only be one of the first `ranks_up_to(bar)[r]` cards of
+/// the set. Row `ways[i]` counts, for each j, the `j`-card starts of such sets
+/// from the `i` lowest cards of the hand; its counts are packed in `LANE`-bit
+/// lanes of a `u128`, so a row is computed in a few operations, no loop over j.
+struct Beating {
+    hand: u64,
+    k: usize,
+    ways: [u128; MAX_HAND + 1],
+}
+
+/// Bits per count in a row of [`Beating`]: a count is at most C(11, 5) = 462,
+/// so lanes never carry into each other; 12 lanes (j = 0..=11) fit 128 bits.
+const LANE: usize = 10;
+
+impl Beating {
+    #[inline]
+    fn new(hand: u64, bar: u64) -> Self {
+        let k = bar.count_ones() as usize;
+        let up_to = ranks_up_to(bar);
+        let mut ways = [0u128; MAX_HAND + 1];
+        ways[0] = 1;
+        for (i, card) in bits(hand as u128).enumerate() {
+            // This card can be the j-th of a set for 1 <= j <= fits: add the
+            // row shifted up one lane, in those lanes.
+            let fits = rank_nibble(up_to, rank(card));
+            let lanes = (1u128 << (LANE * (fits + 1))) - 1;
+            ways[i + 1] = ways[i] + (ways[i] << LANE & lanes);
+        }
+        Beating { hand, k, ways }
+    }
+
+    /// The `j`-card starts from the `i` lowest cards.
+    #[inline]
+    fn way(&self, i: usize, j: usize) -> usize {
+        (self.ways[i] >> (LANE * j)) as usize & ((1 << LANE) - 1)
+    }
+
+    fn count(&self) -> usize {
+        self.way(self.hand.count_ones() as usize, self.k)
+    }
+
+    /// The `index`-th set (`index < count()`).
+    fn nth(&self, index: usize) -> u64 {
+        unrank(self.hand, self.k, index, |below, j| self.way(below, j))
+    }
+}
+
+/// The `index`-th choice of `j` cards of `hand`, from the highest card down:
+/// the choices without a card come first (`without(cards below it, cards
+/// still to choose)` of them), then those with it; `without(_, 0)` must be 1.
+/// Every card is visited and the choice is arithmetic, not a branch: the index
+/// is random, so a branch on it would often be mispredicted.
+#[inline]
+fn unrank(
+    hand: u64,
+    mut j: usize,
+    mut index: usize,
+    without: impl Fn(usize, usize) -> usize,
+) -> u64 {
+    let (mut set, mut rest) = (0u64, hand);
+    while rest != 0 {
+        let card = 63 - rest.leading_zeros();
+        rest ^= 1 << card;
+        let skip = without(rest.count_ones() as usize, j);
+        let take = index >= skip;
+        index -= if take { skip } else { 0 };
+        set |= u64::from(take) << card;
+        j -= usize::from(take);
+    }
+    set
+}
+
+/// §5.2 leading by index: rank by rank, the nonempty subsets of the hand's
+/// cards of that rank (`SUBMASKS` indices 1..), but never the whole hand of
+/// two cards or more (TT-6: it is the last subset of its rank, so it is simply
+/// left out of the count). A single card leads the final trick.
+fn nth_lead(hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
+    // A rank with c cards has 2^c - 1 = 1 + 2 + .. + 2^(c-1) nonempty subsets:
+    // count the ranks holding at least t cards (a nibble reaching 8 after
+    // adding 8 - t), weighted 2^(t-1).
+    let counts = rank_counts(hand);
+    let ranks_with = |t: u64| ((counts + (8 - t) * EACH_RANK) & (8 * EACH_RANK)).count_ones();
+    let one_rank = hand & !(0xF << (4 * rank(hand.trailing_zeros()))) == 0;
+    let keep_one = one_rank & (hand & (hand - 1) != 0);
+    let count = (1..=4).map(|t| ranks_with(t) << (t - 1)).sum::<u32>() - u32::from(keep_one);
+    // Every rank is visited and the choice is arithmetic, not a branch on the
+    // random index; past the chosen rank the index wraps and matches no more.
+    let mut index = choose(count as usize);
+    let (mut lead, mut rest) = (0u64, hand);
+    while rest != 0 {
+        let r = rank(rest.trailing_zeros());
+        let nibble = rank_nibble(hand, r);
+        let options = (1 << nibble.count_ones()) - 1 - usize::from(keep_one);
+        let here = u64::from(index < options).wrapping_neg();
+        lead |= here & (SUBMASKS[nibble][(index + 1) & 15] as u64) << (4 * r);
+        index = index.wrapping_sub(options);
+        rest &= !(0xF << (4 * r));
+    }
+    lead
 }
 
 fn card_list(set: u64) -> ([u8; 64], usize) {
@@ -419,25 +677,25 @@ impl TwentyTwo {
         self.active.count_ones()
     }
 
-    /// The first active seat after `seat`, clockwise.
+    /// The first active seat after `seat`, clockwise (`seat` itself if no
+    /// other is active); no branch, no division.
+    #[inline]
     fn next_active(&self, seat: u8) -> u8 {
-        let n = self.n() as u8;
-        (1..=n)
-            .map(|i| (seat + i) % n)
-            .find(|&s| self.is_active(s))
-            .unwrap_or(seat)
+        // The active bits twice, 8 apart, and `seat` itself in the upper copy:
+        // the first bit above `seat` is the answer, counted modulo 8.
+        let twice = (u32::from(self.active) * 0x101) | (1 << (seat + 8));
+        let step = 1 + (twice >> (seat + 1)).trailing_zeros();
+        ((u32::from(seat) + step) & 7) as u8
     }
 
     /// TT-3: every card not in a score pile, canonical order, into `out`; returns the count.
     fn pool(&self, out: &mut [u8; 52]) -> usize {
         let kept = self.piles.iter().fold(0u64, |a, &p| a | p);
         let mut len = 0;
-        for i in 0..52 {
-            let card = canonical_card(i);
-            if kept >> card & 1 == 0 {
-                out[len] = card;
-                len += 1;
-            }
+        for card in CANONICAL {
+            // Written either way, kept only if in the pool: no branch per card.
+            out[len] = card;
+            len += (kept >> card & 1 == 0) as usize;
         }
         len
     }
@@ -455,11 +713,18 @@ impl TwentyTwo {
         self.deal_size = (self.target_size as usize).min(deck.len() / p) as u8;
         self.hands = [0; MAX_PLAYERS];
         let first = self.next_active(self.dealer);
-        let mut seat = first;
+        let mut order = [first; MAX_PLAYERS];
+        for i in 1..p {
+            order[i] = self.next_active(order[i - 1]);
+        }
         let dealt = self.deal_size as usize * p;
+        let mut turn = 0;
         for &card in &deck[..dealt] {
-            self.hands[seat as usize] |= 1 << card;
-            seat = self.next_active(seat);
+            self.hands[order[turn] as usize] |= 1 << card;
+            turn += 1;
+            if turn == p {
+                turn = 0;
+            }
         }
         let rest = &deck[dealt..];
         self.stock[..rest.len()].copy_from_slice(rest);
@@ -551,6 +816,86 @@ impl TwentyTwo {
             .then(|| "the set neither beats or equals the best set nor is its lowest set".into())
     }
 
+    /// The legal actions counted and indexed without listing them, for the
+    /// random bot: `choose(count)` picks an index below the count, and this
+    /// returns that action, in an order of its own (not the listing order of
+    /// [`Rules::legal_actions`]; each legal action has exactly one index).
+    /// `choose` is called once, also for a forced play (with a count of 1),
+    /// except for a discard from an empty stock, where nothing is drawn.
+    fn nth_legal(&self, choose: impl FnOnce(usize) -> usize) -> Action {
+        let hand = self.hands[self.to_act as usize];
+        if self.phase == Phase::Discard {
+            return DISCARD | self.nth_discard(hand, choose);
+        }
+        // The final trick's forced plays (TT-22) take the same paths.
+        PLAY | if self.trick.len == 0 {
+            nth_lead(hand, choose)
+        } else {
+            self.nth_follow(hand, choose)
+        }
+    }
+
+    /// §5.1 by index: first the size j (C(h, j) sets each), then the j-subset
+    /// by the combinatorial number system (from the highest card down, take a
+    /// card when the index reaches the count of subsets of the cards below it).
+    fn nth_discard(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
+        let h = hand.count_ones() as usize;
+        let most = h.min(self.stock_size() as usize);
+        if most == 0 {
+            return 0;
+        }
+        let fewer = &FEWER_THAN[h];
+        let index = choose(fewer[most + 1] as usize);
+        // The size: how many block ends lie at or below the index (a loop of
+        // fixed length; the ends past `most` exceed every index).
+        let j = fewer[1..]
+            .iter()
+            .filter(|&&end| index >= end as usize)
+            .count();
+        unrank(hand, j, index - fewer[j] as usize, |below, j| {
+            BINOMIAL[below][j] as usize
+        })
+    }
+
+    /// §5.2 following by index: the sets meeting the bar, then the lowest
+    /// sets that do not (TT-10: the cards below the boundary rank of the k
+    /// lowest, plus any of the hand's cards of that rank in the same number;
+    /// they all share their ranks, so they all meet the bar or none does).
+    fn nth_follow(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
+        let bar = self.trick.bar;
+        let k = bar.count_ones();
+        let low = lowest(hand, k);
+        let top = rank(63 - low.leading_zeros());
+        let at_top = rank_nibble(hand, top);
+        let lows_allowed = |beats: usize| !self.params.lowest_only_if_cannot_beat | (beats == 0);
+        if k == 1 {
+            // Single cards (the final trick's too): those of the bar's rank or
+            // higher, and the hand's lowest-ranked ones.
+            let beating = hand & at_least(rank(bar.trailing_zeros()));
+            let lows = if lows_allowed(beating.count_ones() as usize) {
+                (at_top as u64) << (4 * top)
+            } else {
+                0
+            };
+            let legal = beating | lows;
+            return nth_bit(legal, choose(legal.count_ones() as usize));
+        }
+        let beating = Beating::new(hand, bar);
+        let beats = beating.count();
+        let taken = rank_nibble(low, top).count_ones() as usize;
+        let lows = if lows_allowed(beats) & !beats_or_equals(low, bar) {
+            BINOMIAL[at_top.count_ones() as usize][taken] as usize
+        } else {
+            0
+        };
+        let index = choose(beats + lows);
+        if index < beats {
+            return beating.nth(index);
+        }
+        let chosen = SUBMASKS[at_top][OF_SIZE[taken][index - beats] as usize] as u64;
+        low & !(0xF << (4 * top)) | chosen << (4 * top)
+    }
+
     // -----------------------------------------------------------------------
     // §6 Effects
     // -----------------------------------------------------------------------
@@ -586,10 +931,11 @@ impl TwentyTwo {
         let seat = self.to_act;
         self.hands[seat as usize] &= !set;
         let t = &mut self.trick;
-        if t.len == 0 || beats_or_equals(set, t.bar) {
-            t.bar = set;
-            t.bar_holder = seat;
-        }
+        // Without a branch: whether the set takes over is close to a coin flip.
+        let takes = (t.len == 0) | beats_or_equals(set, t.bar);
+        let keep = u64::from(takes).wrapping_sub(1);
+        t.bar = set & !keep | t.bar & keep;
+        t.bar_holder ^= (t.bar_holder ^ seat) & !(keep as u8);
         t.seats[t.len as usize] = seat;
         t.sets[t.len as usize] = set;
         t.len += 1;
@@ -901,33 +1247,11 @@ impl Rules for TwentyTwo {
         &self.history
     }
 
-    /// Fast path for the discard phase, whose legal list holds every subset of
-    /// up to `min(hand, stock)` cards: a uniform draw without listing them
-    /// (pick the size weighted by its number of subsets, then the cards).
-    fn random_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
-        if self.phase != Phase::Discard {
-            buf.clear();
-            self.legal_actions(buf);
-            return buf[pick(rng, buf.len())];
-        }
-        let hand = self.hands[self.to_act as usize];
-        let (mut cards, n) = card_list(hand);
-        let most = (n as u32).min(self.stock_size()) as usize;
-        let choose = |j: usize| (0..j).fold(1u64, |c, i| c * (n - i) as u64 / (i as u64 + 1));
-        let total: u64 = (0..=most).map(choose).sum();
-        let mut r = pick(rng, total as usize) as u64;
-        let mut size = 0;
-        while r >= choose(size) {
-            r -= choose(size);
-            size += 1;
-        }
-        let mut set = 0u64;
-        for i in 0..size {
-            let j = i + pick(rng, n - i);
-            cards.swap(i, j);
-            set |= 1 << cards[i];
-        }
-        DISCARD | set
+    /// A uniform draw without listing the legal actions: one multiply-shift
+    /// draw (`pick`) of an index below their count, mapped to its action by
+    /// [`TwentyTwo::nth_legal`] (no draw for a discard from an empty stock).
+    fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
+        self.nth_legal(|count| pick(rng, count))
     }
 
     const HAS_HEURISTIC: bool = true;
@@ -1198,13 +1522,6 @@ impl TwentyTwo {
 // ---------------------------------------------------------------------------
 // Determinization: what a seat knows about the cards hidden from it
 // ---------------------------------------------------------------------------
-
-/// How many cards of each rank a set holds, 4 bits per rank: equal for sets
-/// that differ only in suits.
-#[inline]
-fn rank_counts(set: u64) -> u64 {
-    bits(set as u128).fold(0, |key, c| key + (1 << (4 * rank(c))))
-}
 
 /// Every card of rank `r` or higher.
 #[inline]
@@ -1870,6 +2187,55 @@ mod tests {
         assert_eq!(parse_card("10c"), None);
     }
 
+    /// TT-7 written the obvious way: sort both, compare card by card.
+    fn beats_or_equals_by_definition(set: u64, bar: u64) -> bool {
+        set.count_ones() == bar.count_ones()
+            && bits(set as u128)
+                .zip(bits(bar as u128))
+                .all(|(a, b)| rank(a) >= rank(b))
+    }
+
+    #[test]
+    fn set_comparison_matches_its_definition() {
+        let mut rng = SplitMix64::new(8);
+        let mut random_set = |k: u32| {
+            let mut set = 0u64;
+            while set.count_ones() < k {
+                set |= 1 << pick(&mut rng, 52);
+            }
+            set
+        };
+        for i in 0..20_000 {
+            let k = 1 + (i % 11) as u32;
+            let a = random_set(k);
+            // Half the time a set one card away from `a`, decided late.
+            let b = if i % 2 == 0 {
+                random_set(k)
+            } else {
+                let moved = a & !(1 << (63 - a.leading_zeros())) | random_set(1);
+                if moved.count_ones() == k {
+                    moved
+                } else {
+                    a
+                }
+            };
+            assert_eq!(
+                beats_or_equals(a, b),
+                beats_or_equals_by_definition(a, b),
+                "{a:#x} {b:#x}"
+            );
+            assert_eq!(
+                beats_or_equals(b, a),
+                beats_or_equals_by_definition(b, a),
+                "{b:#x} {a:#x}"
+            );
+        }
+        for (a, b) in [(0, 0), (0, 1), (1 << 51, 0), (0, 3), (3, 0)] {
+            assert_eq!(beats_or_equals(a, b), beats_or_equals_by_definition(a, b));
+        }
+        assert_eq!(rank_counts(set(&["2C", "2S", "AD"])), 2 | 1 << 48);
+    }
+
     #[test]
     fn set_comparison_is_pairwise_after_sorting() {
         assert!(beats_or_equals(set(&["6H", "7C"]), set(&["6C", "6D"])));
@@ -1994,6 +2360,42 @@ mod tests {
             assert!(placements.contains(&1));
         }
     }
+    /// The random bot's indices map one to one onto the legal actions, so a
+    /// uniform index is a uniform legal action.
+    #[test]
+    fn indexed_actions_are_the_legal_actions() {
+        let mut chooser = SplitMix64::new(11);
+        let mut buf = Vec::new();
+        for seed in 0..40u64 {
+            let n = 2 + (seed % 5) as i64;
+            let rule = ["free_choice", "lowest_only_if_cannot_beat"][(seed / 5 % 2) as usize];
+            let p = params(n, &[("follow_rule", Param::Str(rule.into()))]).unwrap();
+            let mut g = TwentyTwo::new(p, seed, None).unwrap();
+            while !g.is_terminal() {
+                buf.clear();
+                g.legal_actions(&mut buf);
+                let mut count = 1;
+                g.nth_legal(|c| {
+                    count = c;
+                    0
+                });
+                let mut indexed: Vec<Action> = (0..count)
+                    .map(|i| {
+                        g.nth_legal(|c| {
+                            assert_eq!(c, count);
+                            i
+                        })
+                    })
+                    .collect();
+                indexed.sort_unstable();
+                let mut legal = buf.clone();
+                legal.sort_unstable();
+                assert_eq!(indexed, legal, "{}", g.to_json());
+                g.apply_unchecked(g.random_action(&mut chooser, &mut buf));
+            }
+        }
+    }
+
     /// Every follow of this hand (but the forced final trick) is legal for the
     /// hand its seat held then: its hand now plus what it played from then on.
     fn follows_are_legal(g: &TwentyTwo) -> bool {
