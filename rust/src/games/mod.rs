@@ -383,3 +383,64 @@ pub fn random_playouts(config: &Config, games: u64, seed: u64) -> Result<Playout
     }
     Ok(totals)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rules;
+
+    /// Draws `random_action` many times at `state` (`draws` per legal action):
+    /// every draw must be legal and, for a short legal list, every legal
+    /// action must come up (a missed one has odds below 1e-15).
+    fn check_random_draws<G: Rules>(state: &G, rng: &mut SplitMix64, draws: usize) {
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let mut seen = vec![false; legal.len()];
+        let mut buf = Vec::new();
+        for _ in 0..draws * legal.len().min(16) {
+            let a = state.random_action(rng, &mut buf);
+            let i = legal.iter().position(|&l| l == a);
+            let i = i.unwrap_or_else(|| panic!("{}: drew illegal {}", G::ID, G::action_text(a)));
+            seen[i] = true;
+        }
+        if legal.len() <= 16 {
+            assert!(
+                seen.iter().all(|&s| s),
+                "{}: a legal action never drawn",
+                G::ID
+            );
+        }
+    }
+
+    #[test]
+    fn every_random_bot_draws_only_and_every_legal_action() {
+        let tables = [
+            ("back_alley", 4),
+            ("five_alive", 2),
+            ("five_alive", 6),
+            ("hundred", 3),
+            ("hundred", 5),
+            ("take5", 2),
+            ("take5", 10),
+            ("twenty_two", 3),
+            ("twenty_two", 5),
+        ];
+        for (game, players) in tables {
+            let config = Config::new(game, players, vec![]).expect(game);
+            for seed in 0..3 {
+                let mut state = config.new_state(seed, None).expect("state");
+                let mut rng = SplitMix64::new(seed);
+                let mut buf = Vec::new();
+                let mut step = 0;
+                while state.current_player().is_some() {
+                    if step % 7 == 0 {
+                        dispatch!(&state, s => check_random_draws(s, &mut rng, 40));
+                    }
+                    let a = dispatch!(&state, s => s.random_action(&mut rng, &mut buf));
+                    state.apply_unchecked(a);
+                    step += 1;
+                }
+            }
+        }
+    }
+}
