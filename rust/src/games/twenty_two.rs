@@ -245,7 +245,7 @@ fn ranks_up_to(set: u64) -> u64 {
 /// byte set exactly when `bar`'s count is not smaller; no branch.
 #[inline]
 fn beats_or_equals(set: u64, bar: u64) -> bool {
-    if set & set.wrapping_sub(1) == 0 && bar & bar.wrapping_sub(1) == 0 {
+    if set & set.wrapping_sub(1) | bar & bar.wrapping_sub(1) == 0 {
         // Single cards (most plays) compare by rank; no card is at 64, so
         // two empty sets are equal.
         return ((set == 0) == (bar == 0))
@@ -384,19 +384,40 @@ fn rank_nibble(set: u64, r: u32) -> usize {
     (set >> (4 * r) & 0xF) as usize
 }
 
-/// The card of `set` with `index` cards of the set below it: a binary search
-/// on the counts of the lower halves, without branches (the index is random,
-/// so a loop over it would end at an unpredictable point).
+/// `BIT_IN_BYTE[byte][i]`: the position of the `i`-th lowest set bit of `byte`.
+const BIT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut i, mut bit) = (0, 0);
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                t[byte][i] = bit as u8;
+                i += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    t
+};
+
+/// The card of `set` with `index` cards of the set below it, without branches
+/// (the index is random, so a loop over it would end at an unpredictable
+/// point): running totals of the set's cards byte by byte (at most 64, no
+/// carries) find the byte, by counting the totals not above the index; a
+/// table finds the bit in it.
 #[inline]
 fn nth_bit(set: u64, index: usize) -> u64 {
-    let (mut at, mut index) = (0, index as u32);
-    for width in [32, 16, 8, 4, 2, 1] {
-        let below = (set >> at & ((1 << width) - 1)).count_ones();
-        let up = index >= below;
-        at += if up { width } else { 0 };
-        index -= if up { below } else { 0 };
-    }
-    1 << at
+    const BYTES: u64 = 0x0101_0101_0101_0101;
+    let nibbles = rank_counts(set);
+    let up_to = ((nibbles + (nibbles >> 4)) & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(BYTES);
+    let index = index as u64;
+    let at_most = (((index * BYTES) | (0x80 * BYTES)) - up_to) & (0x80 * BYTES);
+    let byte = u64::from(at_most.count_ones());
+    let below = (up_to << 8) >> (8 * byte) & 0xFF;
+    let bits = (set >> (8 * byte) & 0xFF) as usize;
+    1 << (8 * byte + u64::from(BIT_IN_BYTE[bits][(index - below) as usize & 7]))
 }
 
 /// The `k` lowest cards of `hand`.
