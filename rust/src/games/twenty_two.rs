@@ -33,6 +33,9 @@ pub const MAX_PLAYERS: usize = 6;
 /// the final trick needs one.
 const MAX_TRICKS: usize = 10;
 const NONE: u8 = u8::MAX;
+/// Actions reserved for a game's history at the start: a four-player game
+/// takes about 300, so most games never grow it.
+const HISTORY_CAPACITY: usize = 512;
 const DISCARD: Action = 1 << 52;
 const PLAY: Action = 1 << 53;
 const CARDS: u64 = (1 << 52) - 1;
@@ -242,7 +245,7 @@ fn ranks_up_to(set: u64) -> u64 {
 /// byte set exactly when `bar`'s count is not smaller; no branch.
 #[inline]
 fn beats_or_equals(set: u64, bar: u64) -> bool {
-    if set & set.wrapping_sub(1) == 0 && bar & bar.wrapping_sub(1) == 0 {
+    if set & set.wrapping_sub(1) | bar & bar.wrapping_sub(1) == 0 {
         // Single cards (most plays) compare by rank; no card is at 64, so
         // two empty sets are equal.
         return ((set == 0) == (bar == 0))
@@ -381,19 +384,40 @@ fn rank_nibble(set: u64, r: u32) -> usize {
     (set >> (4 * r) & 0xF) as usize
 }
 
-/// The card of `set` with `index` cards of the set below it: a binary search
-/// on the counts of the lower halves, without branches (the index is random,
-/// so a loop over it would end at an unpredictable point).
+/// `BIT_IN_BYTE[byte][i]`: the position of the `i`-th lowest set bit of `byte`.
+const BIT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut i, mut bit) = (0, 0);
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                t[byte][i] = bit as u8;
+                i += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    t
+};
+
+/// The card of `set` with `index` cards of the set below it, without branches
+/// (the index is random, so a loop over it would end at an unpredictable
+/// point): running totals of the set's cards byte by byte (at most 64, no
+/// carries) find the byte, by counting the totals not above the index; a
+/// table finds the bit in it.
 #[inline]
 fn nth_bit(set: u64, index: usize) -> u64 {
-    let (mut at, mut index) = (0, index as u32);
-    for width in [32, 16, 8, 4, 2, 1] {
-        let below = (set >> at & ((1 << width) - 1)).count_ones();
-        let up = index >= below;
-        at += if up { width } else { 0 };
-        index -= if up { below } else { 0 };
-    }
-    1 << at
+    const BYTES: u64 = 0x0101_0101_0101_0101;
+    let nibbles = rank_counts(set);
+    let up_to = ((nibbles + (nibbles >> 4)) & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(BYTES);
+    let index = index as u64;
+    let at_most = (((index * BYTES) | (0x80 * BYTES)) - up_to) & (0x80 * BYTES);
+    let byte = u64::from(at_most.count_ones());
+    let below = (up_to << 8) >> (8 * byte) & 0xFF;
+    let bits = (set >> (8 * byte) & 0xFF) as usize;
+    1 << (8 * byte + u64::from(BIT_IN_BYTE[bits][(index - below) as usize & 7]))
 }
 
 /// The `k` lowest cards of `hand`.
@@ -487,27 +511,34 @@ fn unrank(
 /// left out of the count). A single card leads the final trick.
 fn nth_lead(hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
     // A rank with c cards has 2^c - 1 = 1 + 2 + .. + 2^(c-1) nonempty subsets:
-    // count the ranks holding at least t cards (a nibble reaching 8 after
-    // adding 8 - t), weighted 2^(t-1).
+    // per rank, set bit t-1 of its nibble when it holds at least t cards (the
+    // count reaches 8 after adding 8 - t).
     let counts = rank_counts(hand);
-    let ranks_with = |t: u64| ((counts + (8 - t) * EACH_RANK) & (8 * EACH_RANK)).count_ones();
+    let holding = |t: u64| (counts + (8 - t) * EACH_RANK) & (8 * EACH_RANK);
+    let options = holding(1) >> 3 | holding(2) >> 2 | holding(3) >> 1 | holding(4);
     let one_rank = hand & !(0xF << (4 * rank(hand.trailing_zeros()))) == 0;
     let keep_one = one_rank & (hand & (hand - 1) != 0);
-    let count = (1..=4).map(|t| ranks_with(t) << (t - 1)).sum::<u32>() - u32::from(keep_one);
-    // Every rank is visited and the choice is arithmetic, not a branch on the
-    // random index; past the chosen rank the index wraps and matches no more.
-    let mut index = choose(count as usize);
-    let (mut lead, mut rest) = (0u64, hand);
-    while rest != 0 {
-        let r = rank(rest.trailing_zeros());
-        let nibble = rank_nibble(hand, r);
-        let options = (1 << nibble.count_ones()) - 1 - usize::from(keep_one);
-        let here = u64::from(index < options).wrapping_neg();
-        lead |= here & (SUBMASKS[nibble][(index + 1) & 15] as u64) << (4 * r);
-        index = index.wrapping_sub(options);
-        rest &= !(0xF << (4 * r));
-    }
-    lead
+    // Running totals of the options by rank, one byte per rank (at most 41
+    // for 11 cards, so no carries): even ranks and odd ranks in separate words.
+    const BYTES: u64 = 0x0101_0101_0101_0101;
+    const LOW: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let even = (options & LOW).wrapping_mul(BYTES);
+    let odd = (options >> 4 & LOW).wrapping_mul(BYTES);
+    let (up_to_even, up_to_odd) = (even + (odd << 8), even + odd);
+    let count = (up_to_odd >> 56) as usize - usize::from(keep_one);
+    // The chosen rank is the number of ranks whose running total is at most
+    // the index (a bytewise comparison): no loop, no branch on the random
+    // index. Empty and later ranks' bytes hold the total, above every index.
+    let index = choose(count) as u64;
+    let at_most =
+        |totals: u64| (((index * BYTES) | 0x8080_8080_8080_8080) - totals) & (0x80 * BYTES);
+    let r = (at_most(up_to_even).count_ones() + at_most(up_to_odd).count_ones()) as u64;
+    let odd_rank = (r & 1).wrapping_neg();
+    let up_to = (up_to_even & !odd_rank | up_to_odd & odd_rank) >> (8 * (r >> 1)) & 0xFF;
+    let here = options >> (4 * r) & 0xF;
+    let within = index + here - up_to; // the index among this rank's subsets
+    let nibble = rank_nibble(hand, r as u32);
+    (SUBMASKS[nibble][(within + 1) as usize & 15] as u64) << (4 * r)
 }
 
 fn card_list(set: u64) -> ([u8; 64], usize) {
@@ -642,7 +673,7 @@ impl TwentyTwo {
             trick: Trick::new(0),
             tricks: Vec::with_capacity(MAX_TRICKS),
             last_trick: None,
-            history: Vec::with_capacity(256),
+            history: Vec::with_capacity(HISTORY_CAPACITY),
         };
         game.dealer = match params.first_dealer {
             Some(seat) => seat,
