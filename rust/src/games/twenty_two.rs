@@ -20,7 +20,7 @@
 //! score piles are such sets; the stock is an array, top first. An action code
 //! is a card set plus a verb bit: `DISCARD | set` or `PLAY | set`.
 
-use crate::cards::{bits, check_deck};
+use crate::cards::{bits, check_deck, nth_bit64};
 use crate::game::{competition_placements, pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
@@ -384,40 +384,11 @@ fn rank_nibble(set: u64, r: u32) -> usize {
     (set >> (4 * r) & 0xF) as usize
 }
 
-/// `BIT_IN_BYTE[byte][i]`: the position of the `i`-th lowest set bit of `byte`.
-const BIT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut t = [[0u8; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let (mut i, mut bit) = (0, 0);
-        while bit < 8 {
-            if byte >> bit & 1 == 1 {
-                t[byte][i] = bit as u8;
-                i += 1;
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    t
-};
-
-/// The card of `set` with `index` cards of the set below it, without branches
-/// (the index is random, so a loop over it would end at an unpredictable
-/// point): running totals of the set's cards byte by byte (at most 64, no
-/// carries) find the byte, by counting the totals not above the index; a
-/// table finds the bit in it.
+/// The card of `set` with `index` cards of the set below it (branch-free:
+/// the index is random).
 #[inline]
 fn nth_bit(set: u64, index: usize) -> u64 {
-    const BYTES: u64 = 0x0101_0101_0101_0101;
-    let nibbles = rank_counts(set);
-    let up_to = ((nibbles + (nibbles >> 4)) & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(BYTES);
-    let index = index as u64;
-    let at_most = (((index * BYTES) | (0x80 * BYTES)) - up_to) & (0x80 * BYTES);
-    let byte = u64::from(at_most.count_ones());
-    let below = (up_to << 8) >> (8 * byte) & 0xFF;
-    let bits = (set >> (8 * byte) & 0xFF) as usize;
-    1 << (8 * byte + u64::from(BIT_IN_BYTE[bits][(index - below) as usize & 7]))
+    1 << nth_bit64(set, index as u32)
 }
 
 /// The `k` lowest cards of `hand`.
