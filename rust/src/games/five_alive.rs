@@ -858,7 +858,7 @@ impl FiveAlive {
         }
         let gone_out = self.empty_hands(touched) & self.active;
         if gone_out != 0 {
-            self.end_round(player, self.seats_where(|s| gone_out >> s & 1 == 1));
+            self.end_round(player, gone_out);
         } else {
             self.current = self.next_active(passes_from, self.dir) as u8;
         }
@@ -1085,17 +1085,21 @@ impl FiveAlive {
     /// Everyone else loses a life (teams: the other team), then a new deal by the
     /// player who went out (FA-4, FA-12).
     #[cold]
-    fn end_round(&mut self, actor: usize, gone_out: Seats) {
+    /// `gone_out`: the seats whose hands are empty, as a set.
+    fn end_round(&mut self, actor: usize, gone_out: u8) {
+        const EVEN_SEATS: u8 = 0b0101_0101;
         let mut batch = Seats::default();
         if self.params.team_play {
             for team in 0..2 {
-                if gone_out.as_slice().iter().any(|&s| s as usize % 2 == team) {
+                if gone_out & EVEN_SEATS << team != 0 {
                     self.lose_life(1 - team, &mut batch);
                 }
             }
         } else {
+            // A life lost puts out only that seat, so the losers are known first.
+            let losers = self.active & !gone_out;
             for s in 0..self.n() {
-                if self.is_active(s) && !gone_out.contains(s) {
+                if losers >> s & 1 == 1 {
                     self.lose_life(s, &mut batch);
                 }
             }
@@ -1104,7 +1108,7 @@ impl FiveAlive {
             return;
         }
         let mut dealer = actor;
-        while !gone_out.contains(dealer) {
+        while gone_out >> dealer & 1 == 0 {
             dealer = self.next_active(dealer, self.dir);
         }
         self.dealer = dealer as u8;
