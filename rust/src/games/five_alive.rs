@@ -148,6 +148,8 @@ const TOTAL_KEEP: [u8; KINDS] = [
 const TOTAL_ADD: [u8; KINDS] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 21, 10, 0, 0, 0];
 /// The kinds whose effect moves cards between hands and piles.
 const MOVES_CARDS: u32 = 1 << D1 | 1 << D2 | 1 << REDEAL | 1 << BOMB;
+/// The kinds whose effect can take cards from other hands (D1 and D2 only add).
+const TAKES_CARDS: u32 = 1 << REDEAL | 1 << BOMB;
 
 /// Number cards are `0`..`7`; everything else, `=0` included, is wild.
 #[inline]
@@ -488,6 +490,21 @@ impl Hand {
         self.counts[card as usize] += 1;
         self.kinds |= 1 << card;
     }
+    /// Deals `cards` into the empty hand: its length and kinds are kept in
+    /// registers and stored once, not read back after every card.
+    #[inline]
+    fn fill(&mut self, cards: impl Iterator<Item = u8>) {
+        debug_assert!(self.is_empty());
+        let (mut len, mut kinds) = (0, 0);
+        for (to, card) in self.pile.cards.iter_mut().zip(cards) {
+            *to = card;
+            self.counts[card as usize % KINDS] += 1;
+            kinds |= 1 << card;
+            len += 1;
+        }
+        self.pile.len = len;
+        self.kinds = kinds;
+    }
     /// Removes the first copy of `card` (§2.3), if the hand holds one.
     #[inline(always)]
     fn remove_first(&mut self, card: u8) {
@@ -758,10 +775,8 @@ impl FiveAlive {
         let dealt = self.params.hand_size * players;
         // With A players, the i-th in dealing order gets D[i], D[i+A], ...
         for (i, &seat) in order.as_slice().iter().enumerate() {
-            let hand = &mut self.hands[seat as usize];
-            for &card in deck.as_slice()[i..dealt].iter().step_by(players) {
-                hand.push(card);
-            }
+            let cards = deck.as_slice()[i..dealt].iter().step_by(players);
+            self.hands[seat as usize].fill(cards.copied());
         }
         let rest = &deck.as_slice()[dealt..];
         self.draw.len = rest.len() as u8;
@@ -826,7 +841,7 @@ impl FiveAlive {
         let passes_from = self.card_effect(player, card, &mut batch);
         // Only the player's hand can have run out, unless the card took cards
         // from others (Bomb answers, a Redeal).
-        let touched = if MOVES_CARDS >> card & 1 == 1 {
+        let touched = if TAKES_CARDS >> card & 1 == 1 {
             self.active
         } else {
             1 << player
@@ -843,7 +858,7 @@ impl FiveAlive {
         }
         let gone_out = self.empty_hands(touched) & self.active;
         if gone_out != 0 {
-            self.end_round(player, self.seats_where(|s| gone_out >> s & 1 == 1));
+            self.end_round(player, gone_out);
         } else {
             self.current = self.next_active(passes_from, self.dir) as u8;
         }
@@ -889,9 +904,9 @@ impl FiveAlive {
     fn move_cards(&mut self, player: usize, card: u8, batch: &mut Seats) {
         match card {
             D1 | D2 => {
-                let count = if card == D1 { 1 } else { 2 };
                 for &seat in self.targets(player).as_slice() {
-                    for _ in 0..count {
+                    self.draw_card(seat as usize);
+                    if card == D2 {
                         self.draw_card(seat as usize);
                     }
                 }
@@ -953,11 +968,16 @@ impl FiveAlive {
                 *total += count;
             }
         }
+        // Sorted: each kind's copies in a row. A deck has at most 8 of a kind
+        // (§1), so one 8-byte store writes them all (the slack takes what is
+        // past them): no loop whose length a random hand decides.
         let mut gathered = Pile::EMPTY;
         for (kind, &count) in counts.iter().enumerate() {
-            for _ in 0..count {
-                gathered.push(kind as u8);
-            }
+            let at = gathered.len as usize;
+            debug_assert!(count <= 8);
+            let copies = u64::from(kind as u8) * (u64::MAX / 255);
+            gathered.cards[at..at + 8].copy_from_slice(&copies.to_le_bytes());
+            gathered.len += count;
         }
         let len = gathered.len as usize;
         self.rng.shuffle(&mut gathered.cards[..len]);
@@ -1065,17 +1085,21 @@ impl FiveAlive {
     /// Everyone else loses a life (teams: the other team), then a new deal by the
     /// player who went out (FA-4, FA-12).
     #[cold]
-    fn end_round(&mut self, actor: usize, gone_out: Seats) {
+    /// `gone_out`: the seats whose hands are empty, as a set.
+    fn end_round(&mut self, actor: usize, gone_out: u8) {
+        const EVEN_SEATS: u8 = 0b0101_0101;
         let mut batch = Seats::default();
         if self.params.team_play {
             for team in 0..2 {
-                if gone_out.as_slice().iter().any(|&s| s as usize % 2 == team) {
+                if gone_out & EVEN_SEATS << team != 0 {
                     self.lose_life(1 - team, &mut batch);
                 }
             }
         } else {
+            // A life lost puts out only that seat, so the losers are known first.
+            let losers = self.active & !gone_out;
             for s in 0..self.n() {
-                if self.is_active(s) && !gone_out.contains(s) {
+                if losers >> s & 1 == 1 {
                     self.lose_life(s, &mut batch);
                 }
             }
@@ -1084,7 +1108,7 @@ impl FiveAlive {
             return;
         }
         let mut dealer = actor;
-        while !gone_out.contains(dealer) {
+        while gone_out >> dealer & 1 == 0 {
             dealer = self.next_active(dealer, self.dir);
         }
         self.dealer = dealer as u8;
