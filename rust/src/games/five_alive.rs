@@ -21,7 +21,7 @@
 //! the active seats are a bit mask, so that a turn is mostly bit arithmetic;
 //! actions are codes: `play K` = kind K, then `flip`, `respond 0`, `decline`.
 
-use crate::cards::check_deck;
+use crate::cards::{check_deck, nth_bit64};
 use crate::game::{pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
@@ -64,44 +64,6 @@ const DECLINE: Action = 20;
 /// Copies of each kind per deck profile (§1, FA-1).
 const HASBRO77: [u8; KINDS] = [8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 4, 6, 4, 5, 2, 3, 1, 1];
 const ALT75: [u8; KINDS] = [8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 4, 2, 6, 5, 2, 3, 1, 1];
-
-/// The position of the `k`-th lowest set bit of `set` (a set of kinds, which
-/// has more than `k` bits): the byte that holds it from the bit counts of the
-/// bytes below, then the bit within that byte from a table. No loop and no
-/// data-dependent branch, as a random choice cannot be predicted.
-#[inline]
-fn nth_bit(set: u32, k: u32) -> u32 {
-    debug_assert!(set < 1 << 24 && k < set.count_ones());
-    let one = (set & 0xFF).count_ones();
-    let two = (set & 0xFFFF).count_ones();
-    let (shift, below) = if k < one {
-        (0, 0)
-    } else if k < two {
-        (8, one)
-    } else {
-        (16, two)
-    };
-    let byte = (set >> shift) & 0xFF;
-    shift + u32::from(NTH_IN_BYTE[(byte * 8 + ((k - below) & 7)) as usize])
-}
-
-/// `NTH_IN_BYTE[8 * b + k]`: the position of the `k`-th lowest set bit of byte `b`.
-const NTH_IN_BYTE: [u8; 2048] = {
-    let mut table = [0u8; 2048];
-    let mut byte = 0;
-    while byte < 256 {
-        let (mut bit, mut k) = (0, 0);
-        while bit < 8 {
-            if byte >> bit & 1 == 1 {
-                table[byte * 8 + k] = bit as u8;
-                k += 1;
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-};
 
 /// The first seat of `active` after `seat` going in direction `dir` (§3.1):
 /// the lowest active seat above it, else (round the table) the lowest of all;
@@ -2402,7 +2364,7 @@ impl Rules for FiveAlive {
         if i == plays {
             FLIP
         } else {
-            Action::from(nth_bit(playable, i as u32))
+            Action::from(nth_bit64(u64::from(playable), i as u32))
         }
     }
 
@@ -2774,14 +2736,6 @@ mod tests {
             assert_eq!(back.to_json(), g.to_json());
             assert!(g.placements().unwrap().contains(&1));
         }
-    }
-
-    #[test]
-    fn nth_bit_counts_from_the_lowest() {
-        let set = 0b1010_0000_0000_0110_1001u32;
-        let all: Vec<u32> = (0..set.count_ones()).map(|k| nth_bit(set, k)).collect();
-        assert_eq!(all, [0, 3, 5, 6, 17, 19]);
-        assert_eq!(nth_bit(1 << 17 | 1 << 16, 1), 17);
     }
 
     #[test]

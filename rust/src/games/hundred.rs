@@ -23,7 +23,7 @@
 //! allocated while playing except the history (sized for the game) and the final
 //! ranking.
 
-use crate::cards::{bits, check_deck};
+use crate::cards::{bits, check_deck, nth_bit64};
 use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
@@ -1324,7 +1324,7 @@ impl Rules for Hundred {
         } else {
             0
         };
-        nth_bit(set, index, self.params.hand_size) + value_code
+        Action::from(nth_bit64(set, index as u32)) + value_code
     }
 
     const HAS_HEURISTIC: bool = true;
@@ -1571,19 +1571,6 @@ impl Rules for Hundred {
         });
         Self::from_json(self.params, &state)
     }
-}
-
-/// The `k`-th lowest card of `set`, for `k` below its size and below
-/// `most`. The loop runs `most - 1` times whatever `k` and the size (a hand
-/// holds at most `hand_size` distinct cards), so that its exit is predictable.
-#[inline]
-fn nth_bit(set: u64, k: usize, most: usize) -> Action {
-    let mut rest = set;
-    for i in 1..most {
-        let without_lowest = rest & rest.wrapping_sub(1);
-        rest = if i <= k { without_lowest } else { rest };
-    }
-    Action::from(rest.trailing_zeros())
 }
 
 /// The heuristic bot's worth of keeping card `c`: the higher, the later it is played.
