@@ -633,7 +633,7 @@ impl Take5 {
                 add(1 << c);
             }
         }
-        let all = ((1u128 << (self.params.top_card() + 1)) - 1) & !1;
+        let all = cards_in_play(self.params.top_card() as usize);
         let game_over = self.phase == Phase::GameOver;
         ensure(
             game_over || (seen == all && count == all.count_ones()),
@@ -931,7 +931,7 @@ impl Rules for Take5 {
                 known |= 1 << card(&pair[0])?;
             }
         }
-        let all = ((1u128 << (self.params.top_card() + 1)) - 1) & !1;
+        let all = cards_in_play(self.params.top_card() as usize);
         let mut cards: Vec<u8> = bits(all & !known).map(|c| c as u8).collect();
         rng.shuffle(&mut cards);
         let mut next = cards.into_iter().map(|c| c.to_string());
