@@ -89,3 +89,19 @@ def test_termination_bound_formula_matches_the_rule_book() -> None:
     assert max_actions(4, params) == (65 * 4 + 1) * 50
     assert max_actions(4, {**params, "end_rule": "more_than"}) == (66 * 4 + 1) * 50
     assert max_actions(4, {**params, "round_limit": 2}) == 2 * 50
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_loaded_row_keeps_its_order_and_must_ascend(engine: str) -> None:
+    """§6.1 only appends a card higher than a row's end, so every row ascends."""
+    game = cardref.load("take5", players=2, engine=engine)
+    data = json.loads(game.new_state(deck=[str(c) for c in range(1, 105)]).to_json())
+    assert data["rows"] == [["21"], ["22"], ["23"], ["24"]]
+    data["rows"][0] = ["21", "25", "30"]
+    data["unused"] = [c for c in data["unused"] if c not in ("25", "30")]
+    loaded = json.loads(game.state_from_json(json.dumps(data)).to_json())
+    assert loaded["rows"][0] == ["21", "25", "30"]
+    for bad in (["25", "21", "30"], ["21", "30", "25"], ["21", "21", "25"]):
+        swapped = {**data, "rows": [bad, *data["rows"][1:]]}
+        with pytest.raises(cardref.InvalidStateError, match="row 0 must ascend"):
+            game.state_from_json(json.dumps(swapped))

@@ -349,6 +349,9 @@ class State(ReferenceState):
             fail(f"unknown phase {self.phase!r}")
         if len(self.rows) != ROW_COUNT or not all(1 <= len(r) <= ROW_CAPACITY for r in self.rows):
             fail("there must be 4 rows of 1 to 5 cards")
+        for r, row in enumerate(self.rows):
+            if any(low >= high for low, high in zip(row, row[1:])):
+                fail(f"row {r} must ascend: each card is higher than the one before")
         if self.round < 1 or self.turn > TURNS_PER_ROUND or self.round_start > len(self._history):
             fail("round, turn or round_start out of range")
         if any(len(r) != self.players for r in self.round_scores):

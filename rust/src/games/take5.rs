@@ -7,8 +7,9 @@
 //! After ten turns the heads taken are scored; the game ends after the round in
 //! which someone reaches `end_score` (T5-1, T5-2) and the lowest total wins (T5-3).
 //!
-//! Representation: hands, piles and unused cards are 128-bit sets (bit c = card
-//! c), rows are fixed arrays, and actions are codes: `play c` = c, `take r` = 128 + r.
+//! Representation: hands, piles, rows and unused cards are 128-bit sets (bit c
+//! = card c; a row always ascends, so its set read lowest first is the row in
+//! order), and actions are codes: `play c` = c, `take r` = 128 + r.
 
 use crate::cards::{bits, check_deck, nth_bit, push_bits};
 use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
@@ -16,6 +17,7 @@ use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
+use std::hint::select_unpredictable;
 
 /// Most seats at a table.
 pub const MAX_PLAYERS: usize = 10;
@@ -65,19 +67,30 @@ fn bit(c: u8) -> u128 {
     BITS[c as usize & 127]
 }
 
-/// `heads(c)` for every card number, looked up in scoring's inner loop.
-const HEADS: [u8; 128] = {
-    let mut table = [0; 128];
+/// Bit plane k of the bullhead counts: the cards whose count has bit k set
+/// (counts are 1, 2, 3, 5 or 7, so three planes hold them all).
+const HEAD_PLANES: [u128; 3] = {
+    let mut planes = [0; 3];
     let mut c = 1;
     while c <= 104 {
-        table[c] = heads(c as u32) as u8;
+        let mut k = 0;
+        while k < 3 {
+            if heads(c) >> k & 1 == 1 {
+                planes[k] |= 1 << c;
+            }
+            k += 1;
+        }
         c += 1;
     }
-    table
+    planes
 };
 
+/// The bullheads on a set of cards, a weighted count per bit plane: no loop
+/// over the cards, whose number varies from set to set.
 fn set_heads(set: u128) -> i64 {
-    bits(set).map(|c| HEADS[c as usize & 127] as i64).sum()
+    (0..3)
+        .map(|k| i64::from((set & HEAD_PLANES[k]).count_ones()) << k)
+        .sum()
 }
 
 // ---------------------------------------------------------------------------
@@ -182,8 +195,11 @@ pub struct Take5 {
     turn: u8,
     phase: Phase,
     to_act: u8,
-    rows: [[u8; 5]; ROWS],
+    /// Each row's cards (§6.1 only ever appends a higher card).
+    rows: [u128; ROWS],
     row_len: [u8; ROWS],
+    /// Each row's last, highest card: what `target_row` compares against.
+    row_end: [u8; ROWS],
     hands: [u128; MAX_PLAYERS],
     committed: [u8; MAX_PLAYERS],
     revealed: [(u8, u8); MAX_PLAYERS],
@@ -211,8 +227,9 @@ impl Take5 {
             turn: 0,
             phase: Phase::Commit,
             to_act: 0,
-            rows: [[0; 5]; ROWS],
+            rows: [0; ROWS],
             row_len: [0; ROWS],
+            row_end: [0; ROWS],
             hands: [0; MAX_PLAYERS],
             committed: [0; MAX_PLAYERS],
             revealed: [(0, 0); MAX_PLAYERS],
@@ -265,8 +282,7 @@ impl Take5 {
         let mut dealt = self.hands.iter().fold(0, |set, &hand| set | hand);
         for r in 0..ROWS {
             let c = deck[10 * n + r];
-            self.rows[r][0] = c;
-            self.row_len[r] = 1;
+            self.start_row(r, c);
             dealt |= bit(c);
         }
         self.unused = cards_in_play(deck.len()) & !dealt;
@@ -279,15 +295,15 @@ impl Take5 {
         self.round_start = self.history.len();
     }
 
-    fn row_end(&self, r: usize) -> u8 {
-        self.rows[r][self.row_len[r] as usize - 1]
+    /// Row `r` becomes the one card `c`.
+    fn start_row(&mut self, r: usize, c: u8) {
+        self.rows[r] = bit(c);
+        self.row_len[r] = 1;
+        self.row_end[r] = c;
     }
 
     fn row_heads(&self, r: usize) -> u32 {
-        self.rows[r][..self.row_len[r] as usize]
-            .iter()
-            .map(|&c| heads(c as u32))
-            .sum()
+        set_heads(self.rows[r]) as u32
     }
 
     // -----------------------------------------------------------------------
@@ -307,20 +323,16 @@ impl Take5 {
     }
 
     /// All commitments become public, sorted by card. Cards are distinct, so
-    /// a card set read lowest bit first is the sorted order, without the
-    /// unpredictable comparisons of a sort.
+    /// each card's place in the order is the number of committed cards below
+    /// it: counted, not compared, so no branch depends on the cards.
     fn reveal(&mut self) {
         let n = self.n();
-        let mut owner = [0u8; 128];
-        let mut set = 0u128;
+        let set = self.committed[..n].iter().fold(0, |set, &c| set | bit(c));
         for s in 0..n {
             let c = self.committed[s];
-            owner[c as usize & 127] = s as u8;
-            set |= bit(c);
+            let place = (set & (bit(c) - 1)).count_ones() as usize;
+            self.revealed[place] = (c, s as u8);
             self.committed[s] = 0;
-        }
-        for (slot, c) in self.revealed.iter_mut().zip(bits(set)) {
-            *slot = (c as u8, owner[c as usize & 127]);
         }
         self.next_to_place = 0;
     }
@@ -370,18 +382,16 @@ impl Take5 {
 
     /// §6.1/6.3: the eligible row whose last card is the highest below `card`.
     /// Each row is keyed `end * 4 + row`, or 0 if its end is not below the
-    /// card (ends are at least 1), so one branch-free maximum finds it.
+    /// card (ends are at least 1), so one maximum finds it. The selects are
+    /// marked unpredictable so they compile to conditional moves: a random
+    /// card would mispredict a branch.
     fn target_row(&self, card: u8) -> Option<usize> {
-        let best = (0..ROWS)
-            .map(|r| {
-                let end = self.row_end(r) as usize;
-                if end < card as usize {
-                    end << 2 | r
-                } else {
-                    0
-                }
-            })
-            .fold(0, usize::max);
+        let key = |r: usize| {
+            let end = self.row_end[r] as usize;
+            select_unpredictable(end < card as usize, end << 2 | r, 0)
+        };
+        let max = |a: usize, b: usize| select_unpredictable(a > b, a, b);
+        let best = max(max(key(0), key(1)), max(key(2), key(3)));
         (best != 0).then_some(best & 3)
     }
 
@@ -392,23 +402,21 @@ impl Take5 {
             .unwrap_or(0)
     }
 
-    /// §6.3: append, or take a full row as the sixth card.
+    /// §6.3: append, or take a full row as the sixth card. Written with a
+    /// mask instead of a branch: whether the row is full is a coin toss.
     fn place_on(&mut self, r: usize, card: u8, seat: usize) {
-        if self.row_len[r] == 5 {
-            self.take_row(r, card, seat);
-        } else {
-            self.rows[r][self.row_len[r] as usize] = card;
-            self.row_len[r] += 1;
-        }
+        let full = self.row_len[r] == 5;
+        let taken = 0u128.wrapping_sub(u128::from(full));
+        self.piles[seat] |= self.rows[r] & taken;
+        self.rows[r] = (self.rows[r] & !taken) | bit(card);
+        self.row_len[r] = select_unpredictable(full, 1, self.row_len[r] + 1);
+        self.row_end[r] = card;
     }
 
     /// §6.2: the row's cards go to the seat's pile and the card starts the row.
     fn take_row(&mut self, r: usize, card: u8, seat: usize) {
-        for &c in &self.rows[r][..self.row_len[r] as usize] {
-            self.piles[seat] |= bit(c);
-        }
-        self.rows[r][0] = card;
-        self.row_len[r] = 1;
+        self.piles[seat] |= self.rows[r];
+        self.start_row(r, card);
     }
 
     // -----------------------------------------------------------------------
@@ -455,12 +463,7 @@ impl Take5 {
 
     fn row_codes(&self) -> Vec<Vec<String>> {
         (0..ROWS)
-            .map(|r| {
-                self.rows[r][..self.row_len[r] as usize]
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect()
-            })
+            .map(|r| bits(self.rows[r]).map(|c| c.to_string()).collect())
             .collect()
     }
 
@@ -555,10 +558,16 @@ impl Take5 {
             ensure((1..=5).contains(&cards.len()), || {
                 format!("row {r} must hold 1 to 5 cards")
             })?;
-            for (i, text) in cards.iter().enumerate() {
-                g.rows[r][i] = card(text)?;
-            }
+            let cards = cards
+                .iter()
+                .map(|t| card(t))
+                .collect::<Result<Vec<_>, _>>()?;
+            ensure(cards.windows(2).all(|w| w[0] < w[1]), || {
+                format!("row {r} must ascend: each card is higher than the one before")
+            })?;
+            g.rows[r] = cards.iter().fold(0, |set, &c| set | bit(c));
             g.row_len[r] = cards.len() as u8;
+            g.row_end[r] = cards[cards.len() - 1];
         }
         let revealed = json::array(v, "revealed")?;
         for (i, pair) in revealed.iter().enumerate() {
@@ -624,9 +633,7 @@ impl Take5 {
             }
         }
         for r in 0..ROWS {
-            for &c in &self.rows[r][..self.row_len[r] as usize] {
-                add(1 << c);
-            }
+            add(self.rows[r]);
         }
         if self.phase == Phase::ChooseRow {
             for &(c, _) in &self.revealed[self.next_to_place as usize..revealed_len] {
@@ -1014,7 +1021,7 @@ impl Take5 {
             return row_heads;
         }
         let n = self.n() as f64;
-        let gap = (card - self.row_end(r)) as f64;
+        let gap = (card - self.row_end[r]) as f64;
         let slots = (5 - len) as f64;
         let others = (n - 1.0) * (gap / 20.0).min(1.0);
         let danger = (others - slots + 1.0).max(0.0) / (n - 1.0).max(1.0);
@@ -1030,8 +1037,27 @@ mod tests {
         Params::parse(players, vec![]).unwrap()
     }
 
+    /// Sets row `r` to `cards` (ascending).
+    fn set_row(g: &mut Take5, r: usize, cards: &[u8]) {
+        g.start_row(r, cards[0]);
+        for &c in &cards[1..] {
+            g.place_on(r, c, 0);
+        }
+    }
+
     fn ascending_deck(top: u32) -> Vec<String> {
         (1..=top).map(|c| c.to_string()).collect()
+    }
+
+    #[test]
+    fn set_heads_adds_every_cards_heads() {
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..200 {
+            let set = rng.next_u64() as u128 | (rng.next_u64() as u128) << 64;
+            let set = set & cards_in_play(104);
+            let expected: u32 = bits(set).map(heads).sum();
+            assert_eq!(set_heads(set), i64::from(expected));
+        }
     }
 
     #[test]
@@ -1058,11 +1084,16 @@ mod tests {
     #[test]
     fn sixth_card_takes_the_row() {
         let mut g = Take5::new(params(2), 0, Some(&ascending_deck(104))).unwrap();
-        g.rows[0] = [3, 10, 20, 30, 40];
-        g.row_len[0] = 5;
+        set_row(&mut g, 0, &[3, 10, 20, 30, 40]);
         g.place_on(0, 45, 1);
         assert_eq!(set_heads(g.piles[1]), 1 + 3 + 3 + 3 + 3);
-        assert_eq!((g.rows[0][0], g.row_len[0]), (45, 1));
+        assert_eq!((g.rows[0], g.row_len[0], g.row_end[0]), (bit(45), 1, 45));
+        g.place_on(0, 50, 0);
+        assert_eq!(g.piles[0], 0, "a second card only joins the row");
+        assert_eq!(
+            (g.rows[0], g.row_len[0], g.row_end[0]),
+            (bit(45) | bit(50), 2, 50)
+        );
     }
 
     #[test]
@@ -1076,13 +1107,12 @@ mod tests {
         )
         .unwrap();
         let mut g = Take5::new(p, 0, Some(&ascending_deck(104))).unwrap();
-        g.rows = [
-            [10, 11, 0, 0, 0],
-            [20, 21, 0, 0, 0],
-            [30, 31, 0, 0, 0],
-            [55, 0, 0, 0, 0],
-        ];
-        g.row_len = [2, 2, 2, 1];
+        for (r, row) in [[10, 11].as_slice(), &[20, 21], &[30, 31], &[55]]
+            .iter()
+            .enumerate()
+        {
+            set_row(&mut g, r, row);
+        }
         assert_eq!(g.fewest_heads_row(), 1);
     }
 
