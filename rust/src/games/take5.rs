@@ -93,6 +93,27 @@ fn set_heads(set: u128) -> i64 {
         .sum()
 }
 
+/// §6.1/6.3: the eligible row whose last card is the highest below `card`,
+/// given each row's last card in `ends` (row r in byte r). Each row is keyed
+/// `end * 4 + row`, or 0 if its end is not below the card (ends are at least
+/// 1), so one maximum finds it. The selects are marked unpredictable so they
+/// compile to conditional moves: a random card would mispredict a branch.
+fn target_row(ends: u32, card: u8) -> Option<usize> {
+    let key = |r: usize| {
+        let end = (ends >> (8 * r)) as u8 as usize;
+        select_unpredictable(end < card as usize, end << 2 | r, 0)
+    };
+    let max = |a: usize, b: usize| select_unpredictable(a > b, a, b);
+    let best = max(max(key(0), key(1)), max(key(2), key(3)));
+    (best != 0).then_some(best & 3)
+}
+
+/// `ends` with row `r`'s last card now `c`.
+fn with_end(ends: u32, r: usize, c: u8) -> u32 {
+    let shift = 8 * r;
+    ends & !(0xFF << shift) | u32::from(c) << shift
+}
+
 // ---------------------------------------------------------------------------
 // §8 Variants
 // ---------------------------------------------------------------------------
@@ -198,8 +219,10 @@ pub struct Take5 {
     /// Each row's cards (§6.1 only ever appends a higher card).
     rows: [u128; ROWS],
     row_len: [u8; ROWS],
-    /// Each row's last, highest card: what `target_row` compares against.
-    row_end: [u8; ROWS],
+    /// Each row's last, highest card, row r in byte r: what `target_row`
+    /// compares against, packed so that a turn's placements keep it in a
+    /// register (each placement's row depends on the ends the last one left).
+    row_ends: u32,
     hands: [u128; MAX_PLAYERS],
     committed: [u8; MAX_PLAYERS],
     revealed: [(u8, u8); MAX_PLAYERS],
@@ -229,7 +252,7 @@ impl Take5 {
             to_act: 0,
             rows: [0; ROWS],
             row_len: [0; ROWS],
-            row_end: [0; ROWS],
+            row_ends: 0,
             hands: [0; MAX_PLAYERS],
             committed: [0; MAX_PLAYERS],
             revealed: [(0, 0); MAX_PLAYERS],
@@ -299,7 +322,11 @@ impl Take5 {
     fn start_row(&mut self, r: usize, c: u8) {
         self.rows[r] = bit(c);
         self.row_len[r] = 1;
-        self.row_end[r] = c;
+        self.row_ends = with_end(self.row_ends, r, c);
+    }
+
+    fn row_end(&self, r: usize) -> u8 {
+        (self.row_ends >> (8 * r)) as u8
     }
 
     fn row_heads(&self, r: usize) -> u32 {
@@ -337,30 +364,43 @@ impl Take5 {
         self.next_to_place = 0;
     }
 
-    /// Places revealed cards lowest first until a row choice is needed or the turn ends.
+    /// Places revealed cards lowest first until a row choice is needed or the
+    /// turn ends. The row ends stay in a local: each card's row depends on the
+    /// ends the card before left.
     fn place_revealed(&mut self) {
-        while (self.next_to_place as usize) < self.n() {
-            let (card, seat) = self.revealed[self.next_to_place as usize];
-            match self.target_row(card) {
-                Some(r) => self.place_on(r, card, seat as usize),
+        let n = self.n();
+        let mut ends = self.row_ends;
+        for i in self.next_to_place as usize..n {
+            let (card, seat) = self.revealed[i];
+            let r = match target_row(ends, card) {
+                Some(r) => {
+                    self.place_on(r, card, seat as usize);
+                    r
+                }
                 None if self.params.auto_row => {
                     let r = self.fewest_heads_row();
                     self.take_row(r, card, seat as usize);
+                    r
                 }
                 None => {
+                    self.row_ends = ends;
+                    self.next_to_place = i as u8;
                     self.phase = Phase::ChooseRow;
                     self.to_act = seat;
                     return;
                 }
-            }
-            self.next_to_place += 1;
+            };
+            ends = with_end(ends, r, card);
         }
+        self.row_ends = ends;
+        self.next_to_place = n as u8;
         self.finish_turn();
     }
 
     fn choose_row(&mut self, r: usize) {
         let (card, seat) = self.revealed[self.next_to_place as usize];
         self.take_row(r, card, seat as usize);
+        self.row_ends = with_end(self.row_ends, r, card);
         self.next_to_place += 1;
         self.phase = Phase::Commit;
         self.place_revealed();
@@ -380,21 +420,6 @@ impl Take5 {
     // §6 Effects of placing a card
     // -----------------------------------------------------------------------
 
-    /// §6.1/6.3: the eligible row whose last card is the highest below `card`.
-    /// Each row is keyed `end * 4 + row`, or 0 if its end is not below the
-    /// card (ends are at least 1), so one maximum finds it. The selects are
-    /// marked unpredictable so they compile to conditional moves: a random
-    /// card would mispredict a branch.
-    fn target_row(&self, card: u8) -> Option<usize> {
-        let key = |r: usize| {
-            let end = self.row_end[r] as usize;
-            select_unpredictable(end < card as usize, end << 2 | r, 0)
-        };
-        let max = |a: usize, b: usize| select_unpredictable(a > b, a, b);
-        let best = max(max(key(0), key(1)), max(key(2), key(3)));
-        (best != 0).then_some(best & 3)
-    }
-
     /// Variant `auto_fewest_heads`: the row with the fewest heads, lowest index on ties.
     fn fewest_heads_row(&self) -> usize {
         (0..ROWS)
@@ -402,21 +427,23 @@ impl Take5 {
             .unwrap_or(0)
     }
 
-    /// §6.3: append, or take a full row as the sixth card. Written with a
-    /// mask instead of a branch: whether the row is full is a coin toss.
+    /// §6.3: append, or take a full row as the sixth card (the caller moves
+    /// the row's end). Written with a mask instead of a branch: whether the
+    /// row is full is a coin toss.
     fn place_on(&mut self, r: usize, card: u8, seat: usize) {
         let full = self.row_len[r] == 5;
         let taken = 0u128.wrapping_sub(u128::from(full));
         self.piles[seat] |= self.rows[r] & taken;
         self.rows[r] = (self.rows[r] & !taken) | bit(card);
         self.row_len[r] = select_unpredictable(full, 1, self.row_len[r] + 1);
-        self.row_end[r] = card;
     }
 
-    /// §6.2: the row's cards go to the seat's pile and the card starts the row.
+    /// §6.2: the row's cards go to the seat's pile and the card starts the
+    /// row (the caller moves the row's end).
     fn take_row(&mut self, r: usize, card: u8, seat: usize) {
         self.piles[seat] |= self.rows[r];
-        self.start_row(r, card);
+        self.rows[r] = bit(card);
+        self.row_len[r] = 1;
     }
 
     // -----------------------------------------------------------------------
@@ -567,7 +594,7 @@ impl Take5 {
             })?;
             g.rows[r] = cards.iter().fold(0, |set, &c| set | bit(c));
             g.row_len[r] = cards.len() as u8;
-            g.row_end[r] = cards[cards.len() - 1];
+            g.row_ends = with_end(g.row_ends, r, cards[cards.len() - 1]);
         }
         let revealed = json::array(v, "revealed")?;
         for (i, pair) in revealed.iter().enumerate() {
@@ -1011,7 +1038,7 @@ impl Rules for Take5 {
 impl Take5 {
     /// The heuristic's rough estimate of the bullheads risked by playing `card` now.
     fn card_cost(&self, card: u8) -> f64 {
-        let Some(r) = self.target_row(card) else {
+        let Some(r) = target_row(self.row_ends, card) else {
             let cheapest = (0..ROWS).map(|r| self.row_heads(r)).min().unwrap_or(0);
             return cheapest as f64 + 0.5;
         };
@@ -1021,7 +1048,7 @@ impl Take5 {
             return row_heads;
         }
         let n = self.n() as f64;
-        let gap = (card - self.row_end[r]) as f64;
+        let gap = (card - self.row_end(r)) as f64;
         let slots = (5 - len) as f64;
         let others = (n - 1.0) * (gap / 20.0).min(1.0);
         let danger = (others - slots + 1.0).max(0.0) / (n - 1.0).max(1.0);
@@ -1043,6 +1070,7 @@ mod tests {
         for &c in &cards[1..] {
             g.place_on(r, c, 0);
         }
+        g.row_ends = with_end(g.row_ends, r, cards[cards.len() - 1]);
     }
 
     fn ascending_deck(top: u32) -> Vec<String> {
@@ -1082,18 +1110,34 @@ mod tests {
     }
 
     #[test]
+    fn target_row_is_the_highest_end_below_the_card() {
+        let ends = [30u8, 10, 40, 20]
+            .iter()
+            .enumerate()
+            .fold(0, |e, (r, &c)| with_end(e, r, c));
+        let cases = [
+            (5, None),
+            (10, None),
+            (11, Some(1)),
+            (25, Some(3)),
+            (31, Some(0)),
+            (99, Some(2)),
+        ];
+        for (card, row) in cases {
+            assert_eq!(target_row(ends, card), row, "card {card}");
+        }
+    }
+
+    #[test]
     fn sixth_card_takes_the_row() {
         let mut g = Take5::new(params(2), 0, Some(&ascending_deck(104))).unwrap();
         set_row(&mut g, 0, &[3, 10, 20, 30, 40]);
         g.place_on(0, 45, 1);
         assert_eq!(set_heads(g.piles[1]), 1 + 3 + 3 + 3 + 3);
-        assert_eq!((g.rows[0], g.row_len[0], g.row_end[0]), (bit(45), 1, 45));
+        assert_eq!((g.rows[0], g.row_len[0]), (bit(45), 1));
         g.place_on(0, 50, 0);
         assert_eq!(g.piles[0], 0, "a second card only joins the row");
-        assert_eq!(
-            (g.rows[0], g.row_len[0], g.row_end[0]),
-            (bit(45) | bit(50), 2, 50)
-        );
+        assert_eq!((g.rows[0], g.row_len[0]), (bit(45) | bit(50), 2));
     }
 
     #[test]
