@@ -1582,6 +1582,7 @@ impl Rules for BackAlley {
         }
     }
 
+    #[inline(always)]
     fn apply_unchecked(&mut self, action: Action) {
         self.history.push(action);
         if action >= BID {
@@ -1676,6 +1677,7 @@ impl Rules for BackAlley {
     }
 
     /// Fast path in play: the `k`-th playable card, without building the list.
+    #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
         if self.phase == Phase::Play {
             let playable = self.playable();

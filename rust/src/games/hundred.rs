@@ -1192,6 +1192,7 @@ impl Rules for Hundred {
         }
     }
 
+    #[inline(always)]
     fn apply_unchecked(&mut self, action: Action) {
         self.play(action);
     }
@@ -1304,6 +1305,7 @@ impl Rules for Hundred {
     /// (one action each), the rest for the 101 values of each playable
     /// value-choosing ace. Uniform over the legal actions, in another order
     /// than `legal_actions`.
+    #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
         let playable = self.playable();
         let aces = playable & self.params.cards().choosers;

@@ -337,6 +337,7 @@ impl Take5 {
     // §5 Turn structure: commit, reveal, place
     // -----------------------------------------------------------------------
 
+    #[inline(always)]
     fn commit(&mut self, card: u8) {
         let s = self.to_act as usize;
         self.hands[s] &= !bit(card);
@@ -735,6 +736,7 @@ impl Rules for Take5 {
         }
     }
 
+    #[inline(always)]
     fn apply_unchecked(&mut self, action: Action) {
         self.history.push(action);
         if action >= TAKE {
@@ -850,7 +852,7 @@ impl Rules for Take5 {
     }
 
     /// Fast path: the k-th card of the hand, without building the legal list.
-    #[inline]
+    #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
         match self.phase {
             Phase::Commit => {

@@ -1146,6 +1146,7 @@ impl Rules for TwentyTwo {
         })
     }
 
+    #[inline(always)]
     fn apply_unchecked(&mut self, action: Action) {
         self.history.push(action);
         if action & PLAY != 0 {
@@ -1252,6 +1253,7 @@ impl Rules for TwentyTwo {
     /// A uniform draw without listing the legal actions: one multiply-shift
     /// draw (`pick`) of an index below their count, mapped to its action by
     /// [`TwentyTwo::nth_legal`] (no draw for a discard from an empty stock).
+    #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
         self.nth_legal(|count| pick(rng, count))
     }
