@@ -795,12 +795,29 @@ impl FiveAlive {
     fn play_card(&mut self, player: usize, card: u8) {
         self.hands[player].remove_first(card);
         self.discard.push(card);
+        if MOVES_CARDS >> card & 1 == 1 {
+            self.play_moving_card(player, card);
+            return;
+        }
+        // A number or a wild card that changes only the total, the direction or
+        // the turn: no life is lost, and only the player's hand can have run out.
+        let passes_from = self.card_effect(player, card);
+        if self.hands[player].is_empty() || !self.goes_on() {
+            self.after_effect(player, passes_from, Seats::default(), 1 << player);
+        } else {
+            self.current = self.next_active(passes_from, self.dir) as u8;
+        }
+    }
+
+    /// `play_card` for D1, D2, REDEAL and BOMB, whose effects move cards.
+    fn play_moving_card(&mut self, player: usize, card: u8) {
         if card == BOMB && self.params.optional_bomb {
             self.start_optional_bomb(player);
             return;
         }
+        let passes_from = self.card_effect(player, card);
         let mut batch = Seats::default();
-        let passes_from = self.card_effect(player, card, &mut batch);
+        self.move_cards(player, card, &mut batch);
         // Only the player's hand can have run out, unless the card took cards
         // from others (Bomb answers, a Redeal).
         let touched = if TAKES_CARDS >> card & 1 == 1 {
@@ -842,24 +859,24 @@ impl FiveAlive {
     // §6.2 Card effects
     // -----------------------------------------------------------------------
 
-    /// §6.2. Returns the seat the turn passes on from: the player, or for SKIP
-    /// the skipped seat (FA-19).
+    /// §6.2 for every card but the cards it moves (`move_cards`). Returns the
+    /// seat the turn passes on from: the player, or for SKIP the skipped seat
+    /// (FA-19).
     ///
     /// The total, the direction and the skip are worked out the same way for
-    /// every card (tables and selects), so that which card was played costs a
-    /// branch only for the four that draw or gather cards: a random player's
-    /// card cannot be predicted.
+    /// every card (tables and selects), so that which card was played costs no
+    /// branch: a random player's card cannot be predicted.
     #[inline]
-    fn card_effect(&mut self, player: usize, card: u8, batch: &mut Seats) -> usize {
+    fn card_effect(&mut self, player: usize, card: u8) -> usize {
         let kind = card as usize;
         self.total = (self.total & TOTAL_KEEP[kind]) + TOTAL_ADD[kind];
         self.dir = if card == REV { -self.dir } else { self.dir };
         let skipped = self.next_active(player, self.dir);
-        let passes_from = if card == SKIP { skipped } else { player };
-        if MOVES_CARDS >> card & 1 == 1 {
-            self.move_cards(player, card, batch);
+        if card == SKIP {
+            skipped
+        } else {
+            player
         }
-        passes_from
     }
 
     /// The effects of D1, D2, REDEAL and BOMB beyond the total.
@@ -1086,15 +1103,20 @@ impl FiveAlive {
     /// Nothing to do unless someone was eliminated or a team has no lives left.
     #[inline]
     fn game_ends_after(&mut self, batch: Seats) -> bool {
-        let goes_on = if self.params.team_play {
-            !self.team_lives.contains(&0)
-        } else {
-            self.active_count() > 1
-        };
-        if batch.len > 0 || !goes_on {
+        if batch.len > 0 || !self.goes_on() {
             self.close_batch(batch);
         }
         self.phase == Phase::GameOver
+    }
+
+    /// Whether the game goes on with the lives as they are (§6.1 step 4).
+    #[inline]
+    fn goes_on(&self) -> bool {
+        if self.params.team_play {
+            !self.team_lives.contains(&0)
+        } else {
+            self.active_count() > 1
+        }
     }
 
     #[cold]
@@ -2357,15 +2379,12 @@ impl Rules for FiveAlive {
                 DECLINE
             };
         }
+        // Action codes are kinds, then FLIP: the choices as one set, in order.
         let playable = self.playable_kinds();
-        let plays = playable.count_ones() as usize;
         let flip = playable == 0 || self.params.voluntary_flip;
-        let i = pick(rng, plays + usize::from(flip));
-        if i == plays {
-            FLIP
-        } else {
-            Action::from(nth_bit64(u64::from(playable), i as u32))
-        }
+        let choices = u64::from(playable) | u64::from(flip) << FLIP;
+        let i = pick(rng, choices.count_ones() as usize);
+        Action::from(nth_bit64(choices, i as u32))
     }
 
     const HAS_HEURISTIC: bool = true;
