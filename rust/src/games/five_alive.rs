@@ -452,15 +452,19 @@ impl Hand {
         self.counts[card as usize] += 1;
         self.kinds |= 1 << card;
     }
-    /// Deals `cards` into the empty hand: its length and kinds are kept in
+    /// Deals card `seat` of every pass round the table (`passes`, one card
+    /// per player each) into the empty hand: its length and kinds are kept in
     /// registers and stored once, not read back after every card.
     #[inline]
-    fn fill(&mut self, cards: impl Iterator<Item = u8>) {
+    fn deal(&mut self, passes: std::slice::ChunksExact<'_, u8>, seat: usize) {
         debug_assert!(self.is_empty());
         let (mut len, mut kinds) = (0, 0);
-        for (to, card) in self.pile.cards.iter_mut().zip(cards) {
+        for (to, pass) in self.pile.cards.iter_mut().zip(passes) {
+            let card = pass[seat];
             *to = card;
-            self.counts[card as usize % KINDS] += 1;
+            if let Some(count) = self.counts.get_mut(usize::from(card)) {
+                *count += 1;
+            }
             kinds |= 1 << card;
             len += 1;
         }
@@ -735,10 +739,11 @@ impl FiveAlive {
         let order = self.dealing_order(self.next_active(self.dealer as usize, 1), 1, None);
         let players = order.len as usize;
         let dealt = self.params.hand_size * players;
-        // With A players, the i-th in dealing order gets D[i], D[i+A], ...
+        // With A players, pass k round the table is D[kA..kA+A]: the i-th player
+        // in dealing order gets card i of each, D[i], D[i+A], ...
+        let passes = deck.as_slice()[..dealt].chunks_exact(players);
         for (i, &seat) in order.as_slice().iter().enumerate() {
-            let cards = deck.as_slice()[i..dealt].iter().step_by(players);
-            self.hands[seat as usize].fill(cards.copied());
+            self.hands[seat as usize].deal(passes.clone(), i);
         }
         let rest = &deck.as_slice()[dealt..];
         self.draw.len = rest.len() as u8;
