@@ -853,7 +853,8 @@ impl FiveAlive {
 
     /// `play_card` for D1, D2, REDEAL and BOMB, whose effects move cards.
     fn play_moving_card(&mut self, player: usize, card: u8) {
-        if card == BOMB && self.params.optional_bomb {
+        // The variant first: which of the four cards it is cannot be predicted.
+        if self.params.optional_bomb && card == BOMB {
             self.start_optional_bomb(player);
             return;
         }
@@ -925,9 +926,10 @@ impl FiveAlive {
     fn move_cards(&mut self, player: usize, card: u8, batch: &mut Seats) {
         match card {
             D1 | D2 => {
+                let twice = card == D2;
                 for &seat in self.targets(player).as_slice() {
                     self.draw_card(seat as usize);
-                    if card == D2 {
+                    if twice {
                         self.draw_card(seat as usize);
                     }
                 }
@@ -951,6 +953,7 @@ impl FiveAlive {
     // -----------------------------------------------------------------------
 
     /// §6.3: one card from the top; rebuild first if the pile is empty.
+    #[inline]
     fn draw_card(&mut self, seat: usize) {
         if self.draw.is_empty() {
             self.rebuild_draw_pile();
@@ -962,6 +965,7 @@ impl FiveAlive {
     }
 
     /// §6.4 (FA-17): everything under the top discard, shuffled bottom first.
+    #[cold]
     fn rebuild_draw_pile(&mut self) {
         let len = self.discard.len as usize;
         if len < 2 {
@@ -1118,11 +1122,10 @@ impl FiveAlive {
             }
         } else {
             // A life lost puts out only that seat, so the losers are known first.
-            let losers = self.active & !gone_out;
-            for s in 0..self.n() {
-                if losers >> s & 1 == 1 {
-                    self.lose_life(s, &mut batch);
-                }
+            let mut losers = self.active & !gone_out;
+            while losers != 0 {
+                self.lose_life(losers.trailing_zeros() as usize, &mut batch);
+                losers &= losers - 1;
             }
         }
         if self.game_ends_after(batch) {
@@ -2321,11 +2324,13 @@ impl Rules for FiveAlive {
     fn apply_unchecked(&mut self, action: Action) {
         self.history.push(action);
         let seat = self.current as usize;
+        // Cards first: one comparison for the common action (the action is
+        // legal, so anything past FLIP and RESPOND is DECLINE).
         match action {
+            card if card < KINDS as Action => self.play_card(seat, card as u8),
             FLIP => self.flip(seat),
             RESPOND => self.bomb_answer(seat, true),
-            DECLINE => self.bomb_answer(seat, false),
-            card => self.play_card(seat, card as u8),
+            _ => self.bomb_answer(seat, false),
         }
         self.action_count += 1;
         self.check_cap();
