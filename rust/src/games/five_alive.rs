@@ -108,6 +108,19 @@ const TOTAL_KEEP: [u8; KINDS] = [
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0,
 ];
 const TOTAL_ADD: [u8; KINDS] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 21, 10, 0, 0, 0];
+/// `FITTING[t]`: the kinds that may be played at total `t` (§5.3), every wild
+/// card and the numbers up to `21 - t`. 32 entries, so that a total masked
+/// with 31 needs no bounds check (only 0..=21 occur).
+const FITTING: [u32; 32] = {
+    let mut table = [WILD_KINDS; 32];
+    let mut total = 0;
+    while total <= 21 {
+        let room = if 21 - total < 7 { 21 - total } else { 7 };
+        table[total] = WILD_KINDS | ((1 << (room + 1)) - 1);
+        total += 1;
+    }
+    table
+};
 /// The kinds whose effect moves cards between hands and piles.
 const MOVES_CARDS: u32 = 1 << D1 | 1 << D2 | 1 << REDEAL | 1 << BOMB;
 /// The kinds whose effect can take cards from other hands (D1 and D2 only add).
@@ -820,9 +833,7 @@ impl FiveAlive {
     /// wild card held, and the numbers held that keep the total at 21 or less.
     #[inline]
     fn playable_kinds(&self) -> u32 {
-        let room = (21 - self.total).min(7);
-        let fitting = WILD_KINDS | ((1u32 << (room + 1)) - 1);
-        self.hands[self.current as usize].kinds & fitting
+        self.hands[self.current as usize].kinds & FITTING[usize::from(self.total) & 31]
     }
 
     fn can_play_something(&self) -> bool {
