@@ -1262,7 +1262,8 @@ impl FiveAlive {
     /// FA-26: past `max_actions` the game ends; a pending Bomb is dropped.
     #[inline]
     fn check_cap(&mut self) {
-        if self.phase != Phase::GameOver && self.action_count >= self.params.max_actions {
+        // The count first: it is below the cap nearly always.
+        if self.action_count >= self.params.max_actions && self.phase != Phase::GameOver {
             self.end_at_cap();
         }
     }
