@@ -21,7 +21,7 @@
 //! the active seats are a bit mask, so that a turn is mostly bit arithmetic;
 //! actions are codes: `play K` = kind K, then `flip`, `respond 0`, `decline`.
 
-use crate::cards::{check_deck, nth_bit64};
+use crate::cards::check_deck;
 use crate::game::{pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
@@ -108,10 +108,61 @@ const TOTAL_KEEP: [u8; KINDS] = [
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0,
 ];
 const TOTAL_ADD: [u8; KINDS] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 21, 10, 0, 0, 0];
+/// `FITTING[t]`: the kinds that may be played at total `t` (§5.3), every wild
+/// card and the numbers up to `21 - t`. 32 entries, so that a total masked
+/// with 31 needs no bounds check (only 0..=21 occur).
+const FITTING: [u32; 32] = {
+    let mut table = [WILD_KINDS; 32];
+    let mut total = 0;
+    while total <= 21 {
+        let room = if 21 - total < 7 { 21 - total } else { 7 };
+        table[total] = WILD_KINDS | ((1 << (room + 1)) - 1);
+        total += 1;
+    }
+    table
+};
 /// The kinds whose effect moves cards between hands and piles.
 const MOVES_CARDS: u32 = 1 << D1 | 1 << D2 | 1 << REDEAL | 1 << BOMB;
 /// The kinds whose effect can take cards from other hands (D1 and D2 only add).
 const TAKES_CARDS: u32 = 1 << REDEAL | 1 << BOMB;
+
+/// `SELECT_IN_BYTE[k][b]`: where the `k`-th lowest set bit of byte `b` is.
+static SELECT_IN_BYTE: [[u8; 256]; 8] = {
+    let mut table = [[0; 256]; 8];
+    let mut b = 0;
+    while b < 256 {
+        let (mut k, mut i) = (0, 0);
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                table[k][b] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// The `k`-th lowest set bit of `set`, a set of action codes (below 24; `k`
+/// below its count). Branch-free, as the shared `cards::nth_bit64`, but for
+/// three bytes: two hardware popcounts find the byte, a table the bit in it
+/// (half the instructions and a shorter chain than the 64-bit select).
+#[inline]
+fn nth_choice(set: u32, k: u32) -> u32 {
+    debug_assert!(set < 1 << 24 && k < set.count_ones());
+    let (below1, below2) = ((set & 0xFF).count_ones(), (set & 0xFFFF).count_ones());
+    let byte = u32::from(k >= below1) + u32::from(k >= below2);
+    let before = if k >= below2 {
+        below2
+    } else if k >= below1 {
+        below1
+    } else {
+        0
+    };
+    let bits = (set >> (8 * byte)) as u8;
+    8 * byte + u32::from(SELECT_IN_BYTE[(k - before) as usize & 7][usize::from(bits)])
+}
 
 /// Number cards are `0`..`7`; everything else, `=0` included, is wild.
 #[inline]
@@ -452,27 +503,30 @@ impl Hand {
         self.counts[card as usize] += 1;
         self.kinds |= 1 << card;
     }
-    /// Deals `cards` into the empty hand: its length and kinds are kept in
+    /// Deals card `seat` of every pass round the table (`passes`, one card
+    /// per player each) into the empty hand: its length and kinds are kept in
     /// registers and stored once, not read back after every card.
     #[inline]
-    fn fill(&mut self, cards: impl Iterator<Item = u8>) {
+    fn deal(&mut self, passes: std::slice::ChunksExact<'_, u8>, seat: usize) {
         debug_assert!(self.is_empty());
         let (mut len, mut kinds) = (0, 0);
-        for (to, card) in self.pile.cards.iter_mut().zip(cards) {
+        for (to, pass) in self.pile.cards.iter_mut().zip(passes) {
+            let card = pass[seat];
             *to = card;
-            self.counts[card as usize % KINDS] += 1;
+            if let Some(count) = self.counts.get_mut(usize::from(card)) {
+                *count += 1;
+            }
             kinds |= 1 << card;
             len += 1;
         }
         self.pile.len = len;
         self.kinds = kinds;
     }
-    /// Removes the first copy of `card` (§2.3), if the hand holds one.
+    /// Removes the first copy of `card` (§2.3); the hand must hold one (a
+    /// legal play, a Bomb answered with a 0).
     #[inline(always)]
     fn remove_first(&mut self, card: u8) {
-        if !self.contains(card) {
-            return;
-        }
+        debug_assert!(self.contains(card));
         self.pile.remove_at(self.pile.position(card));
         self.counts[card as usize] -= 1;
         let gone = u32::from(self.counts[card as usize] == 0);
@@ -735,10 +789,11 @@ impl FiveAlive {
         let order = self.dealing_order(self.next_active(self.dealer as usize, 1), 1, None);
         let players = order.len as usize;
         let dealt = self.params.hand_size * players;
-        // With A players, the i-th in dealing order gets D[i], D[i+A], ...
+        // With A players, pass k round the table is D[kA..kA+A]: the i-th player
+        // in dealing order gets card i of each, D[i], D[i+A], ...
+        let passes = deck.as_slice()[..dealt].chunks_exact(players);
         for (i, &seat) in order.as_slice().iter().enumerate() {
-            let cards = deck.as_slice()[i..dealt].iter().step_by(players);
-            self.hands[seat as usize].fill(cards.copied());
+            self.hands[seat as usize].deal(passes.clone(), i);
         }
         let rest = &deck.as_slice()[dealt..];
         self.draw.len = rest.len() as u8;
@@ -778,9 +833,7 @@ impl FiveAlive {
     /// wild card held, and the numbers held that keep the total at 21 or less.
     #[inline]
     fn playable_kinds(&self) -> u32 {
-        let room = (21 - self.total).min(7);
-        let fitting = WILD_KINDS | ((1u32 << (room + 1)) - 1);
-        self.hands[self.current as usize].kinds & fitting
+        self.hands[self.current as usize].kinds & FITTING[usize::from(self.total) & 31]
     }
 
     fn can_play_something(&self) -> bool {
@@ -795,12 +848,30 @@ impl FiveAlive {
     fn play_card(&mut self, player: usize, card: u8) {
         self.hands[player].remove_first(card);
         self.discard.push(card);
-        if card == BOMB && self.params.optional_bomb {
+        if MOVES_CARDS >> card & 1 == 1 {
+            self.play_moving_card(player, card);
+            return;
+        }
+        // A number or a wild card that changes only the total, the direction or
+        // the turn: no life is lost, and only the player's hand can have run out.
+        let passes_from = self.card_effect(player, card);
+        if self.hands[player].is_empty() || !self.goes_on() {
+            self.after_effect(player, passes_from, Seats::default(), 1 << player);
+        } else {
+            self.current = self.next_active(passes_from, self.dir) as u8;
+        }
+    }
+
+    /// `play_card` for D1, D2, REDEAL and BOMB, whose effects move cards.
+    fn play_moving_card(&mut self, player: usize, card: u8) {
+        // The variant first: which of the four cards it is cannot be predicted.
+        if self.params.optional_bomb && card == BOMB {
             self.start_optional_bomb(player);
             return;
         }
+        let passes_from = self.card_effect(player, card);
         let mut batch = Seats::default();
-        let passes_from = self.card_effect(player, card, &mut batch);
+        self.move_cards(player, card, &mut batch);
         // Only the player's hand can have run out, unless the card took cards
         // from others (Bomb answers, a Redeal).
         let touched = if TAKES_CARDS >> card & 1 == 1 {
@@ -842,33 +913,34 @@ impl FiveAlive {
     // §6.2 Card effects
     // -----------------------------------------------------------------------
 
-    /// §6.2. Returns the seat the turn passes on from: the player, or for SKIP
-    /// the skipped seat (FA-19).
+    /// §6.2 for every card but the cards it moves (`move_cards`). Returns the
+    /// seat the turn passes on from: the player, or for SKIP the skipped seat
+    /// (FA-19).
     ///
     /// The total, the direction and the skip are worked out the same way for
-    /// every card (tables and selects), so that which card was played costs a
-    /// branch only for the four that draw or gather cards: a random player's
-    /// card cannot be predicted.
+    /// every card (tables and selects), so that which card was played costs no
+    /// branch: a random player's card cannot be predicted.
     #[inline]
-    fn card_effect(&mut self, player: usize, card: u8, batch: &mut Seats) -> usize {
+    fn card_effect(&mut self, player: usize, card: u8) -> usize {
         let kind = card as usize;
         self.total = (self.total & TOTAL_KEEP[kind]) + TOTAL_ADD[kind];
         self.dir = if card == REV { -self.dir } else { self.dir };
         let skipped = self.next_active(player, self.dir);
-        let passes_from = if card == SKIP { skipped } else { player };
-        if MOVES_CARDS >> card & 1 == 1 {
-            self.move_cards(player, card, batch);
+        if card == SKIP {
+            skipped
+        } else {
+            player
         }
-        passes_from
     }
 
     /// The effects of D1, D2, REDEAL and BOMB beyond the total.
     fn move_cards(&mut self, player: usize, card: u8, batch: &mut Seats) {
         match card {
             D1 | D2 => {
+                let twice = card == D2;
                 for &seat in self.targets(player).as_slice() {
                     self.draw_card(seat as usize);
-                    if card == D2 {
+                    if twice {
                         self.draw_card(seat as usize);
                     }
                 }
@@ -892,6 +964,7 @@ impl FiveAlive {
     // -----------------------------------------------------------------------
 
     /// §6.3: one card from the top; rebuild first if the pile is empty.
+    #[inline]
     fn draw_card(&mut self, seat: usize) {
         if self.draw.is_empty() {
             self.rebuild_draw_pile();
@@ -903,6 +976,7 @@ impl FiveAlive {
     }
 
     /// §6.4 (FA-17): everything under the top discard, shuffled bottom first.
+    #[cold]
     fn rebuild_draw_pile(&mut self) {
         let len = self.discard.len as usize;
         if len < 2 {
@@ -1059,11 +1133,10 @@ impl FiveAlive {
             }
         } else {
             // A life lost puts out only that seat, so the losers are known first.
-            let losers = self.active & !gone_out;
-            for s in 0..self.n() {
-                if losers >> s & 1 == 1 {
-                    self.lose_life(s, &mut batch);
-                }
+            let mut losers = self.active & !gone_out;
+            while losers != 0 {
+                self.lose_life(losers.trailing_zeros() as usize, &mut batch);
+                losers &= losers - 1;
             }
         }
         if self.game_ends_after(batch) {
@@ -1086,15 +1159,20 @@ impl FiveAlive {
     /// Nothing to do unless someone was eliminated or a team has no lives left.
     #[inline]
     fn game_ends_after(&mut self, batch: Seats) -> bool {
-        let goes_on = if self.params.team_play {
-            !self.team_lives.contains(&0)
-        } else {
-            self.active_count() > 1
-        };
-        if batch.len > 0 || !goes_on {
+        if batch.len > 0 || !self.goes_on() {
             self.close_batch(batch);
         }
         self.phase == Phase::GameOver
+    }
+
+    /// Whether the game goes on with the lives as they are (§6.1 step 4).
+    #[inline]
+    fn goes_on(&self) -> bool {
+        if self.params.team_play {
+            !self.team_lives.contains(&0)
+        } else {
+            self.active_count() > 1
+        }
     }
 
     #[cold]
@@ -1115,7 +1193,9 @@ impl FiveAlive {
                 self.finish("TEAM", groups);
             }
         } else if !self.params.team_play && self.active_count() <= 1 {
-            let mut ranking = vec![self.seats_where(|s| self.is_active(s))];
+            // One group per seat at most: a single allocation.
+            let mut ranking = Vec::with_capacity(self.n());
+            ranking.push(self.seats_where(|s| self.is_active(s)));
             ranking.extend(self.eliminated_groups());
             self.finish("LAST_STANDING", ranking);
         }
@@ -1182,7 +1262,8 @@ impl FiveAlive {
     /// FA-26: past `max_actions` the game ends; a pending Bomb is dropped.
     #[inline]
     fn check_cap(&mut self) {
-        if self.phase != Phase::GameOver && self.action_count >= self.params.max_actions {
+        // The count first: it is below the cap nearly always.
+        if self.action_count >= self.params.max_actions && self.phase != Phase::GameOver {
             self.end_at_cap();
         }
     }
@@ -2255,11 +2336,13 @@ impl Rules for FiveAlive {
     fn apply_unchecked(&mut self, action: Action) {
         self.history.push(action);
         let seat = self.current as usize;
+        // Cards first: one comparison for the common action (the action is
+        // legal, so anything past FLIP and RESPOND is DECLINE).
         match action {
+            card if card < KINDS as Action => self.play_card(seat, card as u8),
             FLIP => self.flip(seat),
             RESPOND => self.bomb_answer(seat, true),
-            DECLINE => self.bomb_answer(seat, false),
-            card => self.play_card(seat, card as u8),
+            _ => self.bomb_answer(seat, false),
         }
         self.action_count += 1;
         self.check_cap();
@@ -2357,15 +2440,12 @@ impl Rules for FiveAlive {
                 DECLINE
             };
         }
+        // Action codes are kinds, then FLIP: the choices as one set, in order.
         let playable = self.playable_kinds();
-        let plays = playable.count_ones() as usize;
         let flip = playable == 0 || self.params.voluntary_flip;
-        let i = pick(rng, plays + usize::from(flip));
-        if i == plays {
-            FLIP
-        } else {
-            Action::from(nth_bit64(u64::from(playable), i as u32))
-        }
+        let choices = playable | u32::from(flip) << FLIP;
+        let i = pick(rng, choices.count_ones() as usize);
+        Action::from(nth_choice(choices, i as u32))
     }
 
     const HAS_HEURISTIC: bool = true;
