@@ -198,7 +198,7 @@ fn play_out_random<G: Rules>(state: &mut G, rng: &mut SplitMix64, buf: &mut Vec<
 
 /// Plays `state` to the end with one bot per seat; returns the actions applied.
 pub fn play_out<G: Rules>(state: &mut G, bots: &[Bot], rng: &mut SplitMix64) -> u64 {
-    let mut buf: Vec<Action> = Vec::with_capacity(128);
+    let mut buf: Vec<Action> = Vec::new(); // grows only for a bot that lists actions
     let mut actions = 0u64;
     if bots.iter().all(|&b| b == Bot::Random) {
         return play_out_random(state, rng, &mut buf);

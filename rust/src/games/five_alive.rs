@@ -2333,6 +2333,7 @@ impl Rules for FiveAlive {
         }
     }
 
+    #[inline(always)]
     fn apply_unchecked(&mut self, action: Action) {
         self.history.push(action);
         let seat = self.current as usize;
@@ -2431,6 +2432,7 @@ impl Rules for FiveAlive {
     /// index `i` (drawn by multiply-shift below their number) is the `i`-th
     /// playable kind in kind order, or `flip` one past the last; answering a
     /// Bomb, `respond 0` or `decline` with even odds, or `decline` alone.
+    #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
         if self.phase == Phase::BombResponse {
             let holds_zero = self.hands[self.current as usize].contains(0);
