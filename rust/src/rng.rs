@@ -37,30 +37,38 @@ impl SplitMix64 {
         if x <= u64::MAX - n {
             return x % n;
         }
-        self.bounded_tail(x, n)
+        let (rest, value) = self.bounded_tail(x, n);
+        *self = rest;
+        value
     }
 
     /// The rest of `bounded` for a draw `x` above `2^64 - n - 1`: so rare for
-    /// small `n` that keeping it out of line keeps shuffle loops tight.
+    /// small `n` that keeping it out of line keeps shuffle loops tight. It
+    /// takes and returns the generator by value, so a caller's generator can
+    /// live in a register.
     #[cold]
     #[inline(never)]
-    fn bounded_tail(&mut self, mut x: u64, n: u64) -> u64 {
+    fn bounded_tail(mut self, mut x: u64, n: u64) -> (Self, u64) {
         // 2^64 mod n, computed in 64 bits as (2^64 - n) mod n.
         let rem = n.wrapping_neg() % n;
         loop {
             if x <= u64::MAX - n || rem == 0 || x < 0u64.wrapping_sub(rem) {
-                return x % n;
+                return (self, x % n);
             }
             x = self.next_u64();
         }
     }
 
     /// Fisher–Yates: for i from len-1 down to 1, swap a[i] with a[bounded(i+1)].
+    /// It draws from a local copy of the generator, which stays in a register
+    /// instead of going through memory on every draw.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        let mut g = *self;
         for i in (1..items.len()).rev() {
-            let j = self.bounded(i as u64 + 1) as usize;
+            let j = g.bounded(i as u64 + 1) as usize;
             items.swap(i, j);
         }
+        *self = g;
     }
 }
 
