@@ -356,6 +356,27 @@ mod tests {
     }
 
     #[test]
+    fn the_random_batch_loop_plays_what_the_bots_would_step_by_step() {
+        for id in crate::games::GAME_IDS {
+            let config = Config::new(id, 4, vec![]).unwrap();
+            for seed in 0..3 {
+                let mut batch = config.new_state(seed, None).unwrap();
+                let actions = batch.play_out(&[Bot::Random; 4], &mut SplitMix64::new(seed));
+                let mut stepped = config.new_state(seed, None).unwrap();
+                let mut rng = SplitMix64::new(seed);
+                let mut steps = 0;
+                while !stepped.is_terminal() {
+                    let a = stepped.bot_action(Bot::Random, &mut rng);
+                    stepped.apply_unchecked(a);
+                    steps += 1;
+                }
+                assert_eq!(actions, steps, "{id} seed {seed}");
+                assert_eq!(batch.to_json(), stepped.to_json(), "{id} seed {seed}");
+            }
+        }
+    }
+
+    #[test]
     fn twenty_two_random_discards_reach_every_size() {
         let config = Config::new("twenty_two", 2, vec![]).unwrap();
         let g = config.new_state(1, None).unwrap();
