@@ -325,3 +325,31 @@ def test_search_bot_plays_as_the_heuristic_when_no_deal_is_found():
     bot.game = NoDeal()
     expected = Heuristic().act(state.observation(seat), legal)
     assert bot.act(state.observation(seat), legal) == expected
+
+
+def test_bench_native_keeps_every_game_and_the_fastest_full_size_batch():
+    from cardref import bench
+
+    class FakeGame:
+        """Each batch of g games takes g ms at 10 actions a game, except that
+        the second full-size batch runs twice as fast."""
+
+        players = 2
+
+        def __init__(self):
+            self.calls = []
+
+        def simulate(self, bots, games, seed, threads):
+            self.calls.append(games)
+            full = [g for g in self.calls if g >= 64]
+            seconds = games / 1000 / (2 if len(full) == 2 else 1)
+            return {"games": games, "actions": 10 * games, "seconds": seconds}
+
+    game = FakeGame()
+    rate = bench.native(game, budget=0.3, seed=0)
+    assert game.calls[:7] == [1, 2, 4, 8, 16, 32, 64]
+    assert set(game.calls[6:]) == {64}, "a full-size batch keeps its size"
+    assert rate.games == sum(game.calls)
+    assert rate.actions == 10 * rate.games
+    assert rate.fastest_ns_per_action == pytest.approx(1e9 * 0.032 / 640)
+    assert rate.ns_per_action > rate.fastest_ns_per_action
