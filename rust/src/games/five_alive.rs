@@ -21,7 +21,7 @@
 //! the active seats are a bit mask, so that a turn is mostly bit arithmetic;
 //! actions are codes: `play K` = kind K, then `flip`, `respond 0`, `decline`.
 
-use crate::cards::check_deck;
+use crate::cards::{check_deck, SELECT_IN_BYTE};
 use crate::game::{pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
@@ -126,28 +126,11 @@ const MOVES_CARDS: u32 = 1 << D1 | 1 << D2 | 1 << REDEAL | 1 << BOMB;
 /// The kinds whose effect can take cards from other hands (D1 and D2 only add).
 const TAKES_CARDS: u32 = 1 << REDEAL | 1 << BOMB;
 
-/// `SELECT_IN_BYTE[k][b]`: where the `k`-th lowest set bit of byte `b` is.
-static SELECT_IN_BYTE: [[u8; 256]; 8] = {
-    let mut table = [[0; 256]; 8];
-    let mut b = 0;
-    while b < 256 {
-        let (mut k, mut i) = (0, 0);
-        while i < 8 {
-            if b >> i & 1 == 1 {
-                table[k][b] = i as u8;
-                k += 1;
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    table
-};
-
 /// The `k`-th lowest set bit of `set`, a set of action codes (below 24; `k`
 /// below its count). Branch-free, as the shared `cards::nth_bit64`, but for
-/// three bytes: two hardware popcounts find the byte, a table the bit in it
-/// (half the instructions and a shorter chain than the 64-bit select).
+/// three bytes: two hardware popcounts find the byte, the shared byte table
+/// the bit in it (half the instructions and a shorter chain than the 64-bit
+/// select).
 #[inline]
 fn nth_choice(set: u32, k: u32) -> u32 {
     debug_assert!(set < 1 << 24 && k < set.count_ones());
