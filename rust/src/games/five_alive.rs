@@ -359,26 +359,26 @@ impl Pile {
     fn as_slice(&self) -> &[u8] {
         &self.cards[..self.len as usize]
     }
-    /// Where the first `card` is (`len` if nowhere), 16 cards at a time: in
-    /// `x = cards ^ card·0x0101..`, the card's bytes are zero, and the lowest
-    /// byte that `(x - 0x0101..) & !x & 0x8080..` flags is the first zero byte.
-    /// A hand rarely holds more than 16 cards, so the loop rarely turns.
+    /// Where the first `card` is, 16 cards at a time: in `x = cards ^
+    /// card·0x0101..`, the card's bytes are zero, and the lowest byte that
+    /// `(x - 0x0101..) & !x & 0x8080..` flags is the first zero byte. The pile
+    /// must hold the card, so its first copy comes before any stale byte past
+    /// `len`: no length check. A hand rarely holds more than 16 cards, so the
+    /// loop rarely turns.
     #[inline]
     fn position(&self, card: u8) -> usize {
         const ONES: u128 = u128::MAX / 255;
-        let len = self.len as usize;
+        debug_assert!(self.as_slice().contains(&card));
         let mut at = 0;
-        while at < len {
-            let bytes: [u8; 16] = self.cards[at..at + 16].try_into().unwrap_or_default();
-            let x = u128::from_le_bytes(bytes) ^ (ONES * u128::from(card));
+        loop {
+            let chunk: [u8; 16] = self.cards[at..at + 16].try_into().unwrap_or_default();
+            let x = u128::from_le_bytes(chunk) ^ (ONES * u128::from(card));
             let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
             if zero != 0 {
-                // A match past `len` is a stale byte: then there is none.
-                return (at + zero.trailing_zeros() as usize / 8).min(len);
+                return at + zero.trailing_zeros() as usize / 8;
             }
             at += 16;
         }
-        len
     }
     #[inline]
     fn is_empty(&self) -> bool {
@@ -828,6 +828,9 @@ impl FiveAlive {
     // -----------------------------------------------------------------------
 
     /// §6.1 steps 1-6: play the card, apply its effect, then the end checks.
+    /// Inlined into the step: most cards take only the few lines up to the
+    /// turn passing on; the rest is out of line.
+    #[inline(always)]
     fn play_card(&mut self, player: usize, card: u8) {
         self.hands[player].remove_first(card);
         self.discard.push(card);
@@ -836,16 +839,19 @@ impl FiveAlive {
             return;
         }
         // A number or a wild card that changes only the total, the direction or
-        // the turn: no life is lost, and only the player's hand can have run out.
+        // the turn: no life is lost (the game goes on, as it did before), and
+        // only the player's hand can have run out.
+        debug_assert!(self.goes_on());
         let passes_from = self.card_effect(player, card);
-        if self.hands[player].is_empty() || !self.goes_on() {
-            self.after_effect(player, passes_from, Seats::default(), 1 << player);
+        if self.hands[player].is_empty() {
+            self.end_round(player, 1 << player);
         } else {
             self.current = self.next_active(passes_from, self.dir) as u8;
         }
     }
 
     /// `play_card` for D1, D2, REDEAL and BOMB, whose effects move cards.
+    #[inline(never)]
     fn play_moving_card(&mut self, player: usize, card: u8) {
         // The variant first: which of the four cards it is cannot be predicted.
         if self.params.optional_bomb && card == BOMB {
@@ -1102,9 +1108,9 @@ impl FiveAlive {
     // -----------------------------------------------------------------------
 
     /// Everyone else loses a life (teams: the other team), then a new deal by the
-    /// player who went out (FA-4, FA-12).
+    /// player who went out (FA-4, FA-12). `gone_out`: the seats whose hands
+    /// are empty, as a set.
     #[cold]
-    /// `gone_out`: the seats whose hands are empty, as a set.
     fn end_round(&mut self, actor: usize, gone_out: u8) {
         const EVEN_SEATS: u8 = 0b0101_0101;
         let mut batch = Seats::default();
