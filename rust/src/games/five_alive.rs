@@ -27,6 +27,7 @@ use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
+use std::hint::select_unpredictable;
 
 /// Most seats at a table (7 only with `allow_seven_players`).
 pub const MAX_PLAYERS: usize = 7;
@@ -842,11 +843,11 @@ impl FiveAlive {
         // the turn: no life is lost (the game goes on, as it did before), and
         // only the player's hand can have run out.
         debug_assert!(self.goes_on());
-        let passes_from = self.card_effect(player, card);
+        let next = self.card_effect(player, card);
         if self.hands[player].is_empty() {
             self.end_round(player, 1 << player);
         } else {
-            self.current = self.next_active(passes_from, self.dir) as u8;
+            self.current = next as u8;
         }
     }
 
@@ -858,7 +859,7 @@ impl FiveAlive {
             self.start_optional_bomb(player);
             return;
         }
-        let passes_from = self.card_effect(player, card);
+        self.set_total(card);
         let mut batch = Seats::default();
         self.move_cards(player, card, &mut batch);
         // Only the player's hand can have run out, unless the card took cards
@@ -868,13 +869,14 @@ impl FiveAlive {
         } else {
             1 << player
         };
-        self.after_effect(player, passes_from, batch, touched);
+        self.after_effect(player, batch, touched);
     }
 
-    /// §6.1 steps 3-6: sudden death, game over, going out, next player.
-    /// `touched`: the seats whose hands the action took cards from.
+    /// §6.1 steps 3-6 after a card that moves cards (none skips or reverses):
+    /// sudden death, game over, going out, next player. `touched`: the seats
+    /// whose hands the action took cards from.
     #[inline(always)]
-    fn after_effect(&mut self, player: usize, passes_from: usize, batch: Seats, touched: u8) {
+    fn after_effect(&mut self, player: usize, batch: Seats, touched: u8) {
         if self.game_ends_after(batch) {
             return;
         }
@@ -882,7 +884,7 @@ impl FiveAlive {
         if gone_out != 0 {
             self.end_round(player, gone_out);
         } else {
-            self.current = self.next_active(passes_from, self.dir) as u8;
+            self.current = self.next_active(player, self.dir) as u8;
         }
     }
 
@@ -902,24 +904,34 @@ impl FiveAlive {
     // §6.2 Card effects
     // -----------------------------------------------------------------------
 
-    /// §6.2 for every card but the cards it moves (`move_cards`). Returns the
-    /// seat the turn passes on from: the player, or for SKIP the skipped seat
-    /// (FA-19).
+    /// §6.2 for every card but the cards it moves (`move_cards`). Returns who
+    /// plays next if the round goes on (§6.1 step 6): the next active seat in
+    /// the new direction, or for SKIP the one after it (FA-19).
     ///
-    /// The total, the direction and the skip are worked out the same way for
-    /// every card (tables and selects), so that which card was played costs no
-    /// branch: a random player's card cannot be predicted.
+    /// The total, the direction and the next player are worked out the same
+    /// way for every card (tables and selects), so that which card was played
+    /// costs no branch: a random player's card cannot be predicted. The three
+    /// seats it can be are looked up before the card is known, so the card
+    /// only selects one: a shorter chain of work from one turn to the next.
     #[inline]
     fn card_effect(&mut self, player: usize, card: u8) -> usize {
+        self.set_total(card);
+        let dir = self.dir;
+        let (ahead, back) = (
+            self.next_active(player, dir),
+            self.next_active(player, -dir),
+        );
+        let past = self.next_active(ahead, dir);
+        self.dir = select_unpredictable(card == REV, -dir, dir);
+        let next = select_unpredictable(card == SKIP, past, ahead);
+        select_unpredictable(card == REV, back, next)
+    }
+
+    /// The total after `card` (§6.2).
+    #[inline]
+    fn set_total(&mut self, card: u8) {
         let kind = card as usize;
         self.total = (self.total & TOTAL_KEEP[kind]) + TOTAL_ADD[kind];
-        self.dir = if card == REV { -self.dir } else { self.dir };
-        let skipped = self.next_active(player, self.dir);
-        if card == SKIP {
-            skipped
-        } else {
-            player
-        }
     }
 
     /// The effects of D1, D2, REDEAL and BOMB beyond the total.
@@ -1061,7 +1073,7 @@ impl FiveAlive {
         self.phase = Phase::Play;
         self.total = 0;
         let bomber = bomb.bomber as usize;
-        self.after_effect(bomber, bomber, bomb.eliminated, self.active);
+        self.after_effect(bomber, bomb.eliminated, self.active);
     }
 
     // -----------------------------------------------------------------------
