@@ -965,7 +965,7 @@ impl FiveAlive {
     // -----------------------------------------------------------------------
 
     /// §6.3: one card from the top; rebuild first if the pile is empty.
-    #[inline]
+    #[inline(always)]
     fn draw_card(&mut self, seat: usize) {
         if self.draw.is_empty() {
             self.rebuild_draw_pile();
