@@ -714,9 +714,17 @@ impl FiveAlive {
         self.next[usize::from(dir < 0)][seat & 7] as usize
     }
 
-    /// The other active players, from the next one in the direction of play.
+    /// The other active players, from the next one in the direction of play
+    /// (`seat` is active: the turn order comes back to it after them).
     fn others(&self, seat: usize) -> Seats {
-        self.dealing_order(self.next_active(seat, self.dir), self.dir, Some(seat))
+        debug_assert!(self.is_active(seat));
+        let mut order = Seats::default();
+        let mut s = seat;
+        for _ in 1..self.active_count() {
+            s = self.next_active(s, self.dir);
+            order.push(s);
+        }
+        order
     }
 
     /// Who a D1/D2/BOMB affects: the others, minus teammates if they are spared.
@@ -734,9 +742,8 @@ impl FiveAlive {
         out
     }
 
-    /// The active seats from `first` (or the next active one) going in `dir`,
-    /// leaving out `skip`.
-    fn dealing_order(&self, first: usize, dir: i8, skip: Option<usize>) -> Seats {
+    /// The active seats from `first` (or the next active one) going in `dir`.
+    fn dealing_order(&self, first: usize, dir: i8) -> Seats {
         let mut order = Seats::default();
         let mut s = if self.is_active(first) {
             first
@@ -744,9 +751,7 @@ impl FiveAlive {
             self.next_active(first, dir)
         };
         for _ in 0..self.active_count() {
-            if Some(s) != skip {
-                order.push(s);
-            }
+            order.push(s);
             s = self.next_active(s, dir);
         }
         order
@@ -770,7 +775,7 @@ impl FiveAlive {
             self.rng.shuffle(&mut d.cards[..len]);
             d
         });
-        let order = self.dealing_order(self.next_active(self.dealer as usize, 1), 1, None);
+        let order = self.dealing_order(self.next_active(self.dealer as usize, 1), 1);
         let players = order.len as usize;
         let dealt = self.params.hand_size * players;
         // With A players, pass k round the table is D[kA..kA+A]: the i-th player
@@ -1019,9 +1024,9 @@ impl FiveAlive {
         let len = gathered.len as usize;
         self.rng.shuffle(&mut gathered.cards[..len]);
         let order = if self.params.redeal_in_play_direction {
-            self.dealing_order(self.next_active(player, self.dir), self.dir, None)
+            self.dealing_order(self.next_active(player, self.dir), self.dir)
         } else {
-            self.dealing_order(self.next_active(player, 1), 1, None)
+            self.dealing_order(self.next_active(player, 1), 1)
         };
         for &s in order.as_slice() {
             self.hands[s as usize].clear();
