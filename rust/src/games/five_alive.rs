@@ -893,16 +893,13 @@ impl FiveAlive {
         }
     }
 
-    /// The seats of `seats` whose hands are empty.
+    /// The seats of `seats` whose hands are empty. Every hand is looked at,
+    /// in a loop of fixed length: no branch on which seats they are.
     #[inline]
     fn empty_hands(&self, seats: u8) -> u8 {
-        let (mut empty, mut rest) = (0, seats);
-        while rest != 0 {
-            let s = rest.trailing_zeros();
-            empty |= u8::from(self.hands[s as usize].is_empty()) << s;
-            rest &= rest - 1;
-        }
-        empty
+        let empty = self.hands.iter().enumerate();
+        let empty = empty.fold(0, |set, (s, hand)| set | u8::from(hand.is_empty()) << s);
+        empty & seats
     }
 
     // -----------------------------------------------------------------------
