@@ -438,7 +438,11 @@ impl Pile {
 /// A hand: its cards in order (§2.3) and how many of each kind it holds. The
 /// counts follow every change, so what the hand holds is a mask (`kinds`), not
 /// a scan of the cards: that is what the legal actions are made of.
+///
+/// 128 bytes apart (116 used): the hand of the seat to act is found with a
+/// shift, not a multiply, at the start of every turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(align(128))]
 struct Hand {
     pile: Pile,
     counts: [u8; KINDS],
