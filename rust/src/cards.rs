@@ -59,7 +59,7 @@ pub fn push_bits(set: u128, out: &mut Vec<Action>) {
 }
 
 /// `SELECT_IN_BYTE[k][b]`: the position of the `k`-th lowest set bit of byte `b`.
-static SELECT_IN_BYTE: [[u8; 256]; 8] = {
+pub(crate) static SELECT_IN_BYTE: [[u8; 256]; 8] = {
     let mut table = [[0; 256]; 8];
     let mut b = 0;
     while b < 256 {

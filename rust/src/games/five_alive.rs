@@ -21,12 +21,13 @@
 //! the active seats are a bit mask, so that a turn is mostly bit arithmetic;
 //! actions are codes: `play K` = kind K, then `flip`, `respond 0`, `decline`.
 
-use crate::cards::check_deck;
+use crate::cards::{check_deck, SELECT_IN_BYTE};
 use crate::game::{pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
+use std::hint::select_unpredictable;
 
 /// Most seats at a table (7 only with `allow_seven_players`).
 pub const MAX_PLAYERS: usize = 7;
@@ -126,28 +127,11 @@ const MOVES_CARDS: u32 = 1 << D1 | 1 << D2 | 1 << REDEAL | 1 << BOMB;
 /// The kinds whose effect can take cards from other hands (D1 and D2 only add).
 const TAKES_CARDS: u32 = 1 << REDEAL | 1 << BOMB;
 
-/// `SELECT_IN_BYTE[k][b]`: where the `k`-th lowest set bit of byte `b` is.
-static SELECT_IN_BYTE: [[u8; 256]; 8] = {
-    let mut table = [[0; 256]; 8];
-    let mut b = 0;
-    while b < 256 {
-        let (mut k, mut i) = (0, 0);
-        while i < 8 {
-            if b >> i & 1 == 1 {
-                table[k][b] = i as u8;
-                k += 1;
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    table
-};
-
 /// The `k`-th lowest set bit of `set`, a set of action codes (below 24; `k`
 /// below its count). Branch-free, as the shared `cards::nth_bit64`, but for
-/// three bytes: two hardware popcounts find the byte, a table the bit in it
-/// (half the instructions and a shorter chain than the 64-bit select).
+/// three bytes: two hardware popcounts find the byte, the shared byte table
+/// the bit in it (half the instructions and a shorter chain than the 64-bit
+/// select).
 #[inline]
 fn nth_choice(set: u32, k: u32) -> u32 {
     debug_assert!(set < 1 << 24 && k < set.count_ones());
@@ -376,26 +360,26 @@ impl Pile {
     fn as_slice(&self) -> &[u8] {
         &self.cards[..self.len as usize]
     }
-    /// Where the first `card` is (`len` if nowhere), 16 cards at a time: in
-    /// `x = cards ^ card·0x0101..`, the card's bytes are zero, and the lowest
-    /// byte that `(x - 0x0101..) & !x & 0x8080..` flags is the first zero byte.
-    /// A hand rarely holds more than 16 cards, so the loop rarely turns.
+    /// Where the first `card` is, 16 cards at a time: in `x = cards ^
+    /// card·0x0101..`, the card's bytes are zero, and the lowest byte that
+    /// `(x - 0x0101..) & !x & 0x8080..` flags is the first zero byte. The pile
+    /// must hold the card, so its first copy comes before any stale byte past
+    /// `len`: no length check. A hand rarely holds more than 16 cards, so the
+    /// loop rarely turns.
     #[inline]
     fn position(&self, card: u8) -> usize {
         const ONES: u128 = u128::MAX / 255;
-        let len = self.len as usize;
+        debug_assert!(self.as_slice().contains(&card));
         let mut at = 0;
-        while at < len {
-            let bytes: [u8; 16] = self.cards[at..at + 16].try_into().unwrap_or_default();
-            let x = u128::from_le_bytes(bytes) ^ (ONES * u128::from(card));
+        loop {
+            let chunk: [u8; 16] = self.cards[at..at + 16].try_into().unwrap_or_default();
+            let x = u128::from_le_bytes(chunk) ^ (ONES * u128::from(card));
             let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
             if zero != 0 {
-                // A match past `len` is a stale byte: then there is none.
-                return (at + zero.trailing_zeros() as usize / 8).min(len);
+                return at + zero.trailing_zeros() as usize / 8;
             }
             at += 16;
         }
-        len
     }
     #[inline]
     fn is_empty(&self) -> bool {
@@ -454,7 +438,11 @@ impl Pile {
 /// A hand: its cards in order (§2.3) and how many of each kind it holds. The
 /// counts follow every change, so what the hand holds is a mask (`kinds`), not
 /// a scan of the cards: that is what the legal actions are made of.
+///
+/// 128 bytes apart (116 used): the hand of the seat to act is found with a
+/// shift, not a multiply, at the start of every turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(align(128))]
 struct Hand {
     pile: Pile,
     counts: [u8; KINDS],
@@ -730,9 +718,17 @@ impl FiveAlive {
         self.next[usize::from(dir < 0)][seat & 7] as usize
     }
 
-    /// The other active players, from the next one in the direction of play.
+    /// The other active players, from the next one in the direction of play
+    /// (`seat` is active: the turn order comes back to it after them).
     fn others(&self, seat: usize) -> Seats {
-        self.dealing_order(self.next_active(seat, self.dir), self.dir, Some(seat))
+        debug_assert!(self.is_active(seat));
+        let mut order = Seats::default();
+        let mut s = seat;
+        for _ in 1..self.active_count() {
+            s = self.next_active(s, self.dir);
+            order.push(s);
+        }
+        order
     }
 
     /// Who a D1/D2/BOMB affects: the others, minus teammates if they are spared.
@@ -750,9 +746,8 @@ impl FiveAlive {
         out
     }
 
-    /// The active seats from `first` (or the next active one) going in `dir`,
-    /// leaving out `skip`.
-    fn dealing_order(&self, first: usize, dir: i8, skip: Option<usize>) -> Seats {
+    /// The active seats from `first` (or the next active one) going in `dir`.
+    fn dealing_order(&self, first: usize, dir: i8) -> Seats {
         let mut order = Seats::default();
         let mut s = if self.is_active(first) {
             first
@@ -760,9 +755,7 @@ impl FiveAlive {
             self.next_active(first, dir)
         };
         for _ in 0..self.active_count() {
-            if Some(s) != skip {
-                order.push(s);
-            }
+            order.push(s);
             s = self.next_active(s, dir);
         }
         order
@@ -786,7 +779,7 @@ impl FiveAlive {
             self.rng.shuffle(&mut d.cards[..len]);
             d
         });
-        let order = self.dealing_order(self.next_active(self.dealer as usize, 1), 1, None);
+        let order = self.dealing_order(self.next_active(self.dealer as usize, 1), 1);
         let players = order.len as usize;
         let dealt = self.params.hand_size * players;
         // With A players, pass k round the table is D[kA..kA+A]: the i-th player
@@ -845,6 +838,9 @@ impl FiveAlive {
     // -----------------------------------------------------------------------
 
     /// §6.1 steps 1-6: play the card, apply its effect, then the end checks.
+    /// Inlined into the step: most cards take only the few lines up to the
+    /// turn passing on; the rest is out of line.
+    #[inline(always)]
     fn play_card(&mut self, player: usize, card: u8) {
         self.hands[player].remove_first(card);
         self.discard.push(card);
@@ -853,23 +849,26 @@ impl FiveAlive {
             return;
         }
         // A number or a wild card that changes only the total, the direction or
-        // the turn: no life is lost, and only the player's hand can have run out.
-        let passes_from = self.card_effect(player, card);
-        if self.hands[player].is_empty() || !self.goes_on() {
-            self.after_effect(player, passes_from, Seats::default(), 1 << player);
+        // the turn: no life is lost (the game goes on, as it did before), and
+        // only the player's hand can have run out.
+        debug_assert!(self.goes_on());
+        let next = self.card_effect(player, card);
+        if self.hands[player].is_empty() {
+            self.end_round(player, 1 << player);
         } else {
-            self.current = self.next_active(passes_from, self.dir) as u8;
+            self.current = next as u8;
         }
     }
 
     /// `play_card` for D1, D2, REDEAL and BOMB, whose effects move cards.
+    #[inline(never)]
     fn play_moving_card(&mut self, player: usize, card: u8) {
         // The variant first: which of the four cards it is cannot be predicted.
         if self.params.optional_bomb && card == BOMB {
             self.start_optional_bomb(player);
             return;
         }
-        let passes_from = self.card_effect(player, card);
+        self.set_total(card);
         let mut batch = Seats::default();
         self.move_cards(player, card, &mut batch);
         // Only the player's hand can have run out, unless the card took cards
@@ -879,13 +878,14 @@ impl FiveAlive {
         } else {
             1 << player
         };
-        self.after_effect(player, passes_from, batch, touched);
+        self.after_effect(player, batch, touched);
     }
 
-    /// §6.1 steps 3-6: sudden death, game over, going out, next player.
-    /// `touched`: the seats whose hands the action took cards from.
+    /// §6.1 steps 3-6 after a card that moves cards (none skips or reverses):
+    /// sudden death, game over, going out, next player. `touched`: the seats
+    /// whose hands the action took cards from.
     #[inline(always)]
-    fn after_effect(&mut self, player: usize, passes_from: usize, batch: Seats, touched: u8) {
+    fn after_effect(&mut self, player: usize, batch: Seats, touched: u8) {
         if self.game_ends_after(batch) {
             return;
         }
@@ -893,44 +893,51 @@ impl FiveAlive {
         if gone_out != 0 {
             self.end_round(player, gone_out);
         } else {
-            self.current = self.next_active(passes_from, self.dir) as u8;
+            self.current = self.next_active(player, self.dir) as u8;
         }
     }
 
-    /// The seats of `seats` whose hands are empty.
+    /// The seats of `seats` whose hands are empty. Every hand is looked at,
+    /// in a loop of fixed length: no branch on which seats they are.
     #[inline]
     fn empty_hands(&self, seats: u8) -> u8 {
-        let (mut empty, mut rest) = (0, seats);
-        while rest != 0 {
-            let s = rest.trailing_zeros();
-            empty |= u8::from(self.hands[s as usize].is_empty()) << s;
-            rest &= rest - 1;
-        }
-        empty
+        let empty = self.hands.iter().enumerate();
+        let empty = empty.fold(0, |set, (s, hand)| set | u8::from(hand.is_empty()) << s);
+        empty & seats
     }
 
     // -----------------------------------------------------------------------
     // §6.2 Card effects
     // -----------------------------------------------------------------------
 
-    /// §6.2 for every card but the cards it moves (`move_cards`). Returns the
-    /// seat the turn passes on from: the player, or for SKIP the skipped seat
-    /// (FA-19).
+    /// §6.2 for every card but the cards it moves (`move_cards`). Returns who
+    /// plays next if the round goes on (§6.1 step 6): the next active seat in
+    /// the new direction, or for SKIP the one after it (FA-19).
     ///
-    /// The total, the direction and the skip are worked out the same way for
-    /// every card (tables and selects), so that which card was played costs no
-    /// branch: a random player's card cannot be predicted.
+    /// The total, the direction and the next player are worked out the same
+    /// way for every card (tables and selects), so that which card was played
+    /// costs no branch: a random player's card cannot be predicted. The three
+    /// seats it can be are looked up before the card is known, so the card
+    /// only selects one: a shorter chain of work from one turn to the next.
     #[inline]
     fn card_effect(&mut self, player: usize, card: u8) -> usize {
+        self.set_total(card);
+        let dir = self.dir;
+        let (ahead, back) = (
+            self.next_active(player, dir),
+            self.next_active(player, -dir),
+        );
+        let past = self.next_active(ahead, dir);
+        self.dir = select_unpredictable(card == REV, -dir, dir);
+        let next = select_unpredictable(card == SKIP, past, ahead);
+        select_unpredictable(card == REV, back, next)
+    }
+
+    /// The total after `card` (§6.2).
+    #[inline]
+    fn set_total(&mut self, card: u8) {
         let kind = card as usize;
         self.total = (self.total & TOTAL_KEEP[kind]) + TOTAL_ADD[kind];
-        self.dir = if card == REV { -self.dir } else { self.dir };
-        let skipped = self.next_active(player, self.dir);
-        if card == SKIP {
-            skipped
-        } else {
-            player
-        }
     }
 
     /// The effects of D1, D2, REDEAL and BOMB beyond the total.
@@ -964,7 +971,7 @@ impl FiveAlive {
     // -----------------------------------------------------------------------
 
     /// §6.3: one card from the top; rebuild first if the pile is empty.
-    #[inline]
+    #[inline(always)]
     fn draw_card(&mut self, seat: usize) {
         if self.draw.is_empty() {
             self.rebuild_draw_pile();
@@ -1018,9 +1025,9 @@ impl FiveAlive {
         let len = gathered.len as usize;
         self.rng.shuffle(&mut gathered.cards[..len]);
         let order = if self.params.redeal_in_play_direction {
-            self.dealing_order(self.next_active(player, self.dir), self.dir, None)
+            self.dealing_order(self.next_active(player, self.dir), self.dir)
         } else {
-            self.dealing_order(self.next_active(player, 1), 1, None)
+            self.dealing_order(self.next_active(player, 1), 1)
         };
         for &s in order.as_slice() {
             self.hands[s as usize].clear();
@@ -1072,7 +1079,7 @@ impl FiveAlive {
         self.phase = Phase::Play;
         self.total = 0;
         let bomber = bomb.bomber as usize;
-        self.after_effect(bomber, bomber, bomb.eliminated, self.active);
+        self.after_effect(bomber, bomb.eliminated, self.active);
     }
 
     // -----------------------------------------------------------------------
@@ -1119,9 +1126,9 @@ impl FiveAlive {
     // -----------------------------------------------------------------------
 
     /// Everyone else loses a life (teams: the other team), then a new deal by the
-    /// player who went out (FA-4, FA-12).
+    /// player who went out (FA-4, FA-12). `gone_out`: the seats whose hands
+    /// are empty, as a set.
     #[cold]
-    /// `gone_out`: the seats whose hands are empty, as a set.
     fn end_round(&mut self, actor: usize, gone_out: u8) {
         const EVEN_SEATS: u8 = 0b0101_0101;
         let mut batch = Seats::default();
