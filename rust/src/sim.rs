@@ -187,12 +187,14 @@ pub fn search_action<G: Rules>(
 /// step inlines into it.
 #[inline(never)]
 fn play_out_random<G: Rules>(state: &mut G, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> u64 {
+    let mut local = *rng; // a local generator can stay in a register
     let mut actions = 0u64;
     while state.current_player().is_some() {
-        let a = state.random_action(rng, buf);
+        let a = state.random_action(&mut local, buf);
         state.apply_unchecked(a);
         actions += 1;
     }
+    *rng = local;
     actions
 }
 
