@@ -210,7 +210,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first game seed (default 0)")
     args = parser.parse_args(argv)
     # Piped output gets a wide console so the ratio columns are never truncated.
-    console = Console() if sys.stdout.isatty() else Console(width=160)
+    console = Console() if sys.stdout.isatty() else Console(width=200)
     ids = args.games or cardref.games()
     unknown = [g for g in ids if g not in cardref.games()]
     if unknown:
