@@ -93,27 +93,6 @@ fn set_heads(set: u128) -> i64 {
         .sum()
 }
 
-/// §6.1/6.3: the eligible row whose last card is the highest below `card`,
-/// given each row's last card in `ends` (row r in byte r). Each row is keyed
-/// `end * 4 + row`, or 0 if its end is not below the card (ends are at least
-/// 1), so one maximum finds it. The selects are marked unpredictable so they
-/// compile to conditional moves: a random card would mispredict a branch.
-fn target_row(ends: u32, card: u8) -> Option<usize> {
-    let key = |r: usize| {
-        let end = (ends >> (8 * r)) as u8 as usize;
-        select_unpredictable(end < card as usize, end << 2 | r, 0)
-    };
-    let max = |a: usize, b: usize| select_unpredictable(a > b, a, b);
-    let best = max(max(key(0), key(1)), max(key(2), key(3)));
-    (best != 0).then_some(best & 3)
-}
-
-/// `ends` with row `r`'s last card now `c`.
-fn with_end(ends: u32, r: usize, c: u8) -> u32 {
-    let shift = 8 * r;
-    ends & !(0xFF << shift) | u32::from(c) << shift
-}
-
 // ---------------------------------------------------------------------------
 // §8 Variants
 // ---------------------------------------------------------------------------
@@ -322,7 +301,7 @@ impl Take5 {
     fn start_row(&mut self, r: usize, c: u8) {
         self.rows[r] = bit(c);
         self.row_len[r] = 1;
-        self.row_ends = with_end(self.row_ends, r, c);
+        self.row_ends = Self::with_end(self.row_ends, r, c);
     }
 
     fn row_end(&self, r: usize) -> u8 {
@@ -373,7 +352,7 @@ impl Take5 {
         let mut ends = self.row_ends;
         for i in self.next_to_place as usize..n {
             let (card, seat) = self.revealed[i];
-            let r = match target_row(ends, card) {
+            let r = match Self::target_row(ends, card) {
                 Some(r) => {
                     self.place_on(r, card, seat as usize);
                     r
@@ -391,7 +370,7 @@ impl Take5 {
                     return;
                 }
             };
-            ends = with_end(ends, r, card);
+            ends = Self::with_end(ends, r, card);
         }
         self.row_ends = ends;
         self.next_to_place = n as u8;
@@ -401,7 +380,7 @@ impl Take5 {
     fn choose_row(&mut self, r: usize) {
         let (card, seat) = self.revealed[self.next_to_place as usize];
         self.take_row(r, card, seat as usize);
-        self.row_ends = with_end(self.row_ends, r, card);
+        self.row_ends = Self::with_end(self.row_ends, r, card);
         self.next_to_place += 1;
         self.phase = Phase::Commit;
         self.place_revealed();
@@ -420,6 +399,27 @@ impl Take5 {
     // -----------------------------------------------------------------------
     // §6 Effects of placing a card
     // -----------------------------------------------------------------------
+
+    /// §6.1/6.3: the eligible row whose last card is the highest below `card`,
+    /// given each row's last card in `ends` (row r in byte r). Each row is keyed
+    /// `end * 4 + row`, or 0 if its end is not below the card (ends are at least
+    /// 1), so one maximum finds it. The selects are marked unpredictable so they
+    /// compile to conditional moves: a random card would mispredict a branch.
+    fn target_row(ends: u32, card: u8) -> Option<usize> {
+        let key = |r: usize| {
+            let end = (ends >> (8 * r)) as u8 as usize;
+            select_unpredictable(end < card as usize, end << 2 | r, 0)
+        };
+        let max = |a: usize, b: usize| select_unpredictable(a > b, a, b);
+        let best = max(max(key(0), key(1)), max(key(2), key(3)));
+        (best != 0).then_some(best & 3)
+    }
+
+    /// `ends` with row `r`'s last card now `c`.
+    fn with_end(ends: u32, r: usize, c: u8) -> u32 {
+        let shift = 8 * r;
+        ends & !(0xFF << shift) | u32::from(c) << shift
+    }
 
     /// Variant `auto_fewest_heads`: the row with the fewest heads, lowest index on ties.
     fn fewest_heads_row(&self) -> usize {
@@ -595,7 +595,7 @@ impl Take5 {
             })?;
             g.rows[r] = cards.iter().fold(0, |set, &c| set | bit(c));
             g.row_len[r] = cards.len() as u8;
-            g.row_ends = with_end(g.row_ends, r, cards[cards.len() - 1]);
+            g.row_ends = Self::with_end(g.row_ends, r, cards[cards.len() - 1]);
         }
         let revealed = json::array(v, "revealed")?;
         for (i, pair) in revealed.iter().enumerate() {
@@ -1040,7 +1040,7 @@ impl Rules for Take5 {
 impl Take5 {
     /// The heuristic's rough estimate of the bullheads risked by playing `card` now.
     fn card_cost(&self, card: u8) -> f64 {
-        let Some(r) = target_row(self.row_ends, card) else {
+        let Some(r) = Self::target_row(self.row_ends, card) else {
             let cheapest = (0..ROWS).map(|r| self.row_heads(r)).min().unwrap_or(0);
             return cheapest as f64 + 0.5;
         };
@@ -1072,7 +1072,7 @@ mod tests {
         for &c in &cards[1..] {
             g.place_on(r, c, 0);
         }
-        g.row_ends = with_end(g.row_ends, r, cards[cards.len() - 1]);
+        g.row_ends = Take5::with_end(g.row_ends, r, cards[cards.len() - 1]);
     }
 
     fn ascending_deck(top: u32) -> Vec<String> {
@@ -1116,7 +1116,7 @@ mod tests {
         let ends = [30u8, 10, 40, 20]
             .iter()
             .enumerate()
-            .fold(0, |e, (r, &c)| with_end(e, r, c));
+            .fold(0, |e, (r, &c)| Take5::with_end(e, r, c));
         let cases = [
             (5, None),
             (10, None),
@@ -1126,7 +1126,7 @@ mod tests {
             (99, Some(2)),
         ];
         for (card, row) in cases {
-            assert_eq!(target_row(ends, card), row, "card {card}");
+            assert_eq!(Take5::target_row(ends, card), row, "card {card}");
         }
     }
 
