@@ -7,13 +7,14 @@ use crate::params::Param;
 use crate::sim::{self, Bot, SearchParams};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
-use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Action codes below this are cached in a table indexed by code; larger
-/// ones (card sets, as in Twenty-Two) in a map of at most this many entries.
+/// Action codes below this are cached in a table indexed by code. Larger ones
+/// (card sets, as in Twenty-Two's discards) are written afresh each time: a
+/// set rarely comes back, and a map of them cost more to keep up than the
+/// writing it saved.
 const CACHED_CODES: usize = 1 << 16;
 
 /// Python strings of action codes, made once per game configuration and shared
@@ -25,43 +26,50 @@ struct ActionTexts(Mutex<TextCache>);
 #[derive(Default)]
 struct TextCache {
     small: Vec<Option<Py<PyString>>>,
-    large: FxHashMap<Action, Py<PyString>>,
+    /// Scratch space for a state's legal codes and for writing a text, kept
+    /// to save allocations at every call.
+    codes: Vec<Action>,
+    buf: String,
 }
 
-impl TextCache {
-    fn get<'py>(
-        &mut self,
-        py: Python<'py>,
-        state: &AnyState,
-        code: Action,
-    ) -> Bound<'py, PyString> {
-        let make = || PyString::new(py, &state.action_text(code)).unbind();
-        let slot = code as usize;
-        if slot < CACHED_CODES {
-            if self.small.len() <= slot {
-                self.small.resize_with(slot + 1, || None);
-            }
-            return self.small[slot].get_or_insert_with(make).bind(py).clone();
+/// The Python string of one action code: from the table when the code is
+/// small enough to have a slot, else written afresh through `buf`.
+fn text<'py>(
+    small: &mut Vec<Option<Py<PyString>>>,
+    py: Python<'py>,
+    state: &AnyState,
+    code: Action,
+    buf: &mut String,
+) -> Bound<'py, PyString> {
+    let mut make = || {
+        buf.clear();
+        state.write_action_text(code, buf);
+        PyString::new(py, buf).unbind()
+    };
+    let slot = code as usize;
+    if slot < CACHED_CODES {
+        if small.len() <= slot {
+            small.resize_with(slot + 1, || None);
         }
-        if self.large.len() >= CACHED_CODES && !self.large.contains_key(&code) {
-            self.large.clear(); // a bounded cache: start over rather than grow
-        }
-        self.large.entry(code).or_insert_with(make).bind(py).clone()
+        return small[slot].get_or_insert_with(make).bind(py).clone();
     }
+    make().into_bound(py)
 }
 
 impl ActionTexts {
-    fn list<'py>(
-        &self,
-        py: Python<'py>,
-        state: &AnyState,
-        codes: &[Action],
-    ) -> PyResult<Bound<'py, PyList>> {
-        let mut cache = self
+    /// The legal actions of `state` as a list of Python strings.
+    fn legal_list<'py>(&self, py: Python<'py>, state: &AnyState) -> PyResult<Bound<'py, PyList>> {
+        let mut guard = self
             .0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        PyList::new(py, codes.iter().map(|&code| cache.get(py, state, code)))
+        let TextCache { small, codes, buf } = &mut *guard;
+        codes.clear();
+        state.legal_actions(codes);
+        PyList::new(
+            py,
+            codes.iter().map(|&code| text(small, py, state, code, buf)),
+        )
     }
 }
 
@@ -436,9 +444,7 @@ impl PyState {
     }
 
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mut codes = Vec::with_capacity(64);
-        self.state.legal_actions(&mut codes);
-        self.texts.list(py, &self.state, &codes)
+        self.texts.legal_list(py, &self.state)
     }
 
     fn apply(&mut self, action: &str) -> PyResult<()> {

@@ -239,6 +239,12 @@ impl AnyState {
         dispatch_type!(self, T => T::action_text(action))
     }
 
+    /// Appends the canonical text of an action code to `out`, so a caller
+    /// writing many texts can reuse one buffer instead of allocating each.
+    pub fn write_action_text(&self, action: Action, out: &mut String) {
+        dispatch_type!(self, T => T::write_action(action, out))
+    }
+
     /// Validates and applies an action given as text; illegal leaves the state unchanged.
     pub fn apply(&mut self, text: &str) -> Result<(), Error> {
         dispatch!(self, s => s.apply_checked(text))
