@@ -294,6 +294,17 @@ def test_bench_prints_every_column(capsys):
     assert bench_main(["take5", "--seconds", "0.01"]) == 0
     out = capsys.readouterr().out
     assert "threads" in out and "state" in out and "take5" in out
+    assert "legal/step" in out
+
+
+def test_bench_counts_the_legal_actions_a_python_step_lists():
+    from cardref.bench import legal_per_step
+
+    # Take 5 lists the hand at a commit (10 cards down to 1: 5.5 on average)
+    # and 4 rows at a row choice, so its mean lies between 4 and 5.5.
+    assert 4 < legal_per_step("take5", 4, seed=0, games=3) <= 5.5
+    # Twenty-Two lists every subset of the hand that may be discarded.
+    assert legal_per_step("twenty_two", 4, seed=0, games=3) > 20
 
 
 @pytest.mark.parametrize("variant", [{"deck": "tactics"},

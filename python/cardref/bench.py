@@ -164,6 +164,22 @@ def render_openspiel(results: dict[str, dict[str, Rate]], budget: float, seed: i
     console.print(table)
 
 
+def legal_per_step(game_id: str, players: int, seed: int, games: int = 20) -> float:
+    """Mean length of ``legal_actions()`` over the steps of a few random games:
+    what a Python-driven step has to turn into strings (untimed)."""
+    game = cardref.load(game_id, players, engine="rust")
+    pick = random.Random(seed).random
+    listed = steps = 0
+    for i in range(games):
+        state = game.new_state(seed=seed + i)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            listed += len(legal)
+            steps += 1
+            state.apply(legal[int(pick() * len(legal))])
+    return listed / max(steps, 1)
+
+
 def state_size(game_id: str, players: int) -> tuple[int, int]:
     """Bytes of a state in memory (``std::mem::size_of`` of the Rust state) and
     of a fresh state's canonical JSON."""
@@ -177,7 +193,8 @@ def render(results: dict[str, dict[str, Rate]], players: dict[str, int], threads
     for column in ("game", "players", "native ns/action fastest", "native ns/action mean",
                    "native CPU ns/action", "native games/s",
                    f"{threads} threads games/s", "threads speed-up",
-                   "py→rust ns/step", "reference ns/step", "py→rust ÷ native",
+                   "legal/step", "py→rust ns/step", "reference ns/step",
+                   "py→rust ÷ native",
                    "reference ÷ native", "reference ÷ py→rust", "state bytes"):
         table.add_column(column, justify="right" if column != "game" else "left")
     for game_id, r in results.items():
@@ -188,6 +205,7 @@ def render(results: dict[str, dict[str, Rate]], players: dict[str, int], threads
             f"{n.best_ns_per_action:,.1f}", f"{n.ns_per_action:,.1f}",
             f"{n.cpu_ns_per_action:,.1f}", f"{n.games_per_second:,.0f}",
             f"{a.games_per_second:,.0f}", f"{n.best_ns_per_action / a.best_ns_per_action:,.2f}×",
+            f"{legal_per_step(game_id, players[game_id], 0):,.1f}",
             f"{p.ns_per_action:,.0f}", f"{ref.ns_per_action:,.0f}",
             f"{p.ns_per_action / n.ns_per_action:,.1f}×",
             f"{ref.ns_per_action / n.ns_per_action:,.0f}×",
