@@ -60,8 +60,35 @@ fn rank_value(r: u32) -> u32 {
     }
 }
 
+/// `RANK_BIT[b]`: the cards whose rank has bit `b` set.
+const RANK_BIT: [u64; 4] = {
+    let mut t = [0u64; 4];
+    let mut card = 0;
+    while card < 52 {
+        let mut b = 0;
+        while b < 4 {
+            t[b] |= ((card as u64 >> 2) >> b & 1) << card;
+            b += 1;
+        }
+        card += 1;
+    }
+    t
+};
+
+/// The cards of rank `r`.
+const fn of_rank(r: u32) -> u64 {
+    0xF << (4 * r)
+}
+
+/// The point value of a set, counted without a loop over its cards (whose
+/// exit a branch predictor misses): a card is worth its rank + 2, less 1 for
+/// a jack, 2 for a queen and 3 for a king or an ace (TT-19).
 fn set_value(set: u64) -> i64 {
-    bits(set as u128).map(|c| rank_value(rank(c)) as i64).sum()
+    let ranks: u32 = (0..4).map(|b| (set & RANK_BIT[b]).count_ones() << b).sum();
+    let courts = (set & of_rank(9)).count_ones()
+        + 2 * (set & of_rank(10)).count_ones()
+        + 3 * (set & (of_rank(11) | of_rank(12))).count_ones();
+    (ranks + 2 * set.count_ones() - courts) as i64
 }
 
 /// The canonical order (suits C, D, H, S; 2 .. A) as card indices.
@@ -824,6 +851,9 @@ impl TwentyTwo {
     /// [`Rules::legal_actions`]; each legal action has exactly one index).
     /// `choose` is called once, also for a forced play (with a count of 1),
     /// except for a discard from an empty stock, where nothing is drawn.
+    /// Inlined into the playout loop: leads and single-card follows (most
+    /// actions) are short; discards and multi-card follows stay out of line.
+    #[inline(always)]
     fn nth_legal(&self, choose: impl FnOnce(usize) -> usize) -> Action {
         let hand = self.hands[self.to_act as usize];
         if self.phase == Phase::Discard {
@@ -840,6 +870,7 @@ impl TwentyTwo {
     /// §5.1 by index: first the size j (C(h, j) sets each), then the j-subset
     /// by the combinatorial number system (from the highest card down, take a
     /// card when the index reaches the count of subsets of the cards below it).
+    #[inline(never)]
     fn nth_discard(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
         let h = hand.count_ones() as usize;
         let most = h.min(self.stock_size() as usize);
@@ -863,29 +894,43 @@ impl TwentyTwo {
     /// sets that do not (TT-10: the cards below the boundary rank of the k
     /// lowest, plus any of the hand's cards of that rank in the same number;
     /// they all share their ranks, so they all meet the bar or none does).
+    #[inline(always)]
     fn nth_follow(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
+        let bar = self.trick.bar;
+        if bar & (bar - 1) != 0 {
+            return self.nth_follow_several(hand, choose);
+        }
+        // Single cards (the final trick's too): those of the bar's rank or
+        // higher, and the hand's lowest-ranked ones.
+        let beating = hand & at_least(rank(bar.trailing_zeros()));
+        let lows = hand & 0xF << (4 * rank(hand.trailing_zeros()));
+        // Masked, not branched on: under the default rule always allowed, but
+        // the compiler cannot know that.
+        let allowed = u64::from(self.lows_allowed(beating.count_ones() as usize)).wrapping_neg();
+        let legal = beating | lows & allowed;
+        nth_bit(legal, choose(legal.count_ones() as usize))
+    }
+
+    /// Whether lowest sets that do not meet the bar are legal, given how many
+    /// sets meet it (TT-11).
+    #[inline]
+    fn lows_allowed(&self, beats: usize) -> bool {
+        !self.params.lowest_only_if_cannot_beat | (beats == 0)
+    }
+
+    /// [`Self::nth_follow`] for a bar of several cards (kept out of line: the
+    /// counting table is large, and such follows are few).
+    #[inline(never)]
+    fn nth_follow_several(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
         let bar = self.trick.bar;
         let k = bar.count_ones();
         let low = lowest(hand, k);
         let top = rank(63 - low.leading_zeros());
         let at_top = rank_nibble(hand, top);
-        let lows_allowed = |beats: usize| !self.params.lowest_only_if_cannot_beat | (beats == 0);
-        if k == 1 {
-            // Single cards (the final trick's too): those of the bar's rank or
-            // higher, and the hand's lowest-ranked ones.
-            let beating = hand & at_least(rank(bar.trailing_zeros()));
-            let lows = if lows_allowed(beating.count_ones() as usize) {
-                (at_top as u64) << (4 * top)
-            } else {
-                0
-            };
-            let legal = beating | lows;
-            return nth_bit(legal, choose(legal.count_ones() as usize));
-        }
         let beating = Beating::new(hand, bar);
         let beats = beating.count();
         let taken = rank_nibble(low, top).count_ones() as usize;
-        let lows = if lows_allowed(beats) & !beats_or_equals(low, bar) {
+        let lows = if self.lows_allowed(beats) & !beats_or_equals(low, bar) {
             BINOMIAL[at_top.count_ones() as usize][taken] as usize
         } else {
             0
@@ -903,14 +948,20 @@ impl TwentyTwo {
     // -----------------------------------------------------------------------
 
     /// §5.1: the cards go face down to the discards; draw as many from the top.
+    #[inline(never)]
     fn discard(&mut self, set: u64) {
         let seat = self.to_act;
-        let j = set.count_ones() as u8;
-        let drawn = self.stock[self.stock_top as usize..(self.stock_top + j) as usize]
-            .iter()
-            .fold(0u64, |a, &c| a | 1 << c);
-        self.stock_top += j;
         let s = seat as usize;
+        let j = set.count_ones() as usize;
+        // The top j stock cards, by a loop over the most a discard can draw
+        // (the same for every seat while the stock lasts), not over the random j.
+        let top = self.stock_top as usize;
+        let most = (self.hands[s].count_ones() as usize).min(self.stock_len as usize - top);
+        let drawn = self.stock[top..top + most]
+            .iter()
+            .enumerate()
+            .fold(0u64, |a, (i, &c)| a | u64::from(i < j) << c);
+        self.stock_top += j as u8;
         self.hands[s] = (self.hands[s] & !set) | drawn;
         self.discards[s] |= set;
         let first = self.next_active(self.dealer);
@@ -929,6 +980,7 @@ impl TwentyTwo {
     }
 
     /// §6.1: the lead, or a set that beats or equals the bar, becomes the bar.
+    #[inline(always)]
     fn play_cards(&mut self, set: u64) {
         let seat = self.to_act;
         self.hands[seat as usize] &= !set;
@@ -951,6 +1003,7 @@ impl TwentyTwo {
     }
 
     /// §6.2: the bar's holder takes the trick and leads the next one.
+    #[inline(never)]
     fn end_trick(&mut self) {
         let winner = self.trick.bar_holder;
         self.tricks.push(self.trick);
@@ -958,6 +1011,7 @@ impl TwentyTwo {
     }
 
     /// §6.3: the highest rank of the final trick scores (TT-14, TT-15, TT-1).
+    #[inline(never)]
     fn score_final_trick(&mut self) {
         let t = self.trick;
         let plays = t.len as usize;
@@ -986,9 +1040,9 @@ impl TwentyTwo {
             Tie::FirstPlayedWins => (1 << t.seats[first], t.seats[first]),
         };
         for i in 0..plays {
-            if scorers >> t.seats[i] & 1 == 1 {
-                self.piles[t.seats[i] as usize] |= t.sets[i];
-            }
+            // Masked, not branched on: who scores is random.
+            let scores = u64::from(scorers >> t.seats[i] & 1).wrapping_neg();
+            self.piles[t.seats[i] as usize] |= t.sets[i] & scores;
         }
         self.target_size = rank_value(top) as u8;
         self.last_trick = Some((t, scorers));
@@ -999,9 +1053,11 @@ impl TwentyTwo {
     /// §6.5: reaching `elimination_score` puts a seat out (TT-16).
     fn eliminate(&mut self) {
         for s in 0..self.n() {
-            if self.is_active(s as u8) && set_value(self.piles[s]) >= self.params.elimination_score
-            {
-                self.active &= !(1 << s);
+            // Every seat tested the same way, no early exit: which seats go out is random.
+            let out = self.is_active(s as u8)
+                & (set_value(self.piles[s]) >= self.params.elimination_score);
+            self.active &= !(u8::from(out) << s);
+            if out {
                 self.out_hand[s] = self.hand_number;
             }
         }
