@@ -39,6 +39,9 @@ const HISTORY_CAPACITY: usize = 512;
 const DISCARD: Action = 1 << 52;
 const PLAY: Action = 1 << 53;
 const CARDS: u64 = (1 << 52) - 1;
+/// Places in a game's stock array: the deck, then room to read a largest
+/// draw past its end.
+const STOCK_ROOM: usize = 52 + MAX_HAND;
 
 // ---------------------------------------------------------------------------
 // §1–2 Cards
@@ -629,8 +632,9 @@ pub struct TwentyTwo {
     piles: [u64; MAX_PLAYERS],
     hands: [u64; MAX_PLAYERS],
     discards: [u64; MAX_PLAYERS],
-    /// `stock[stock_top..stock_len]`, top first.
-    stock: [u8; 52],
+    /// `stock[stock_top..stock_len]`, top first; room for a draw's
+    /// fixed-length loop to read past the end.
+    stock: [u8; STOCK_ROOM],
     stock_top: u8,
     stock_len: u8,
     phase: Phase,
@@ -663,7 +667,7 @@ impl TwentyTwo {
             piles: [0; MAX_PLAYERS],
             hands: [0; MAX_PLAYERS],
             discards: [0; MAX_PLAYERS],
-            stock: [0; 52],
+            stock: [0; STOCK_ROOM],
             stock_top: 0,
             stock_len: 0,
             phase: Phase::Discard,
@@ -684,11 +688,11 @@ impl TwentyTwo {
                 for (slot, &i) in cards.iter_mut().zip(&order) {
                     *slot = canonical_card(i);
                 }
-                game.deal(&cards);
+                game.deal(&cards, 52);
             }
             None => {
                 let len = game.shuffled_pool(&mut cards);
-                game.deal(&cards[..len]);
+                game.deal(&cards, len);
             }
         }
         Ok(game)
@@ -736,10 +740,11 @@ impl TwentyTwo {
     }
 
     /// §4 steps 1–5: `deal_size` each, one at a time from the dealer's left,
-    /// skipping inactive seats; the rest is the stock.
-    fn deal(&mut self, deck: &[u8]) {
+    /// skipping inactive seats; the rest is the stock. The deck is
+    /// `deck[..len]`; it is copied whole, the stock starting after the dealt cards.
+    fn deal(&mut self, deck: &[u8; 52], len: usize) {
         let p = self.active_count() as usize;
-        self.deal_size = (self.target_size as usize).min(deck.len() / p) as u8;
+        self.deal_size = (self.target_size as usize).min(len / p) as u8;
         self.hands = [0; MAX_PLAYERS];
         let first = self.next_active(self.dealer);
         let mut order = [first; MAX_PLAYERS];
@@ -755,10 +760,9 @@ impl TwentyTwo {
                 turn = 0;
             }
         }
-        let rest = &deck[dealt..];
-        self.stock[..rest.len()].copy_from_slice(rest);
-        self.stock_top = 0;
-        self.stock_len = rest.len() as u8;
+        self.stock[..52].copy_from_slice(deck);
+        self.stock_top = dealt as u8;
+        self.stock_len = len as u8;
         self.discards = [0; MAX_PLAYERS];
         self.tricks.clear();
         self.phase = Phase::Discard;
@@ -953,11 +957,9 @@ impl TwentyTwo {
         let seat = self.to_act;
         let s = seat as usize;
         let j = set.count_ones() as usize;
-        // The top j stock cards, by a loop over the most a discard can draw
-        // (the same for every seat while the stock lasts), not over the random j.
+        // The top j stock cards, by a loop of fixed length, not of the random j.
         let top = self.stock_top as usize;
-        let most = (self.hands[s].count_ones() as usize).min(self.stock_len as usize - top);
-        let drawn = self.stock[top..top + most]
+        let drawn = self.stock[top..top + MAX_HAND]
             .iter()
             .enumerate()
             .fold(0u64, |a, (i, &c)| a | u64::from(i < j) << c);
@@ -1074,7 +1076,7 @@ impl TwentyTwo {
             self.hand_number += 1;
             self.dealer = next_dealer;
             let len = self.shuffled_pool(&mut cards);
-            self.deal(&cards[..len]);
+            self.deal(&cards, len);
             return;
         }
         self.phase = Phase::GameOver;
@@ -1083,7 +1085,7 @@ impl TwentyTwo {
         self.hands = [0; MAX_PLAYERS];
         self.discards = [0; MAX_PLAYERS];
         let len = self.pool(&mut cards); // every card back together, canonical order
-        self.stock = cards;
+        self.stock[..52].copy_from_slice(&cards);
         self.stock_top = 0;
         self.stock_len = len as u8;
     }
@@ -2386,7 +2388,7 @@ mod tests {
         assert_eq!(g.rng.state, 5);
         assert_eq!(g.hands[0], set(&["2C", "5C", "8C", "JC", "AC", "4D", "7D"]));
         assert_eq!((g.stock_size(), g.to_act, g.deal_size), (31, 0, 7));
-        assert_eq!(card_text(g.stock[0] as u32), "10D"); // deck card 21
+        assert_eq!(card_text(g.stock[g.stock_top as usize] as u32), "10D"); // deck card 21
     }
 
     /// Random games: cards conserved, equal hands, JSON round trip, the bound of §7.
