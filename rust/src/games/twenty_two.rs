@@ -421,14 +421,11 @@ fn nth_bit(set: u64, index: usize) -> u64 {
     1 << nth_bit64(set, index as u32)
 }
 
-/// The `k` lowest cards of `hand`.
+/// The `k` lowest cards of `hand` (1 <= k <= its size): up to its k-th card,
+/// found without a loop of k steps.
 #[inline]
 fn lowest(hand: u64, k: u32) -> u64 {
-    let mut rest = hand;
-    for _ in 0..k {
-        rest &= rest - 1;
-    }
-    hand ^ rest
+    hand & ((2 << nth_bit64(hand, k - 1)) - 1)
 }
 
 /// The card sets that may follow `bar` from `hand` by beating or equalling it
@@ -437,29 +434,32 @@ fn lowest(hand: u64, k: u32) -> u64 {
 /// card of rank r can only be one of the first `ranks_up_to(bar)[r]` cards of
 /// the set. Row `ways[i]` counts, for each j, the `j`-card starts of such sets
 /// from the `i` lowest cards of the hand; its counts are packed in `LANE`-bit
-/// lanes of a `u128`, so a row is computed in a few operations, no loop over j.
+/// lanes of a `u64`, so a row is computed in a few operations, no loop over j.
+/// A bar is one lead's size, at most 4 cards (one rank), so only the lanes
+/// j = 0..=4 are ever filled.
 struct Beating {
     hand: u64,
     k: usize,
-    ways: [u128; MAX_HAND + 1],
+    ways: [u64; MAX_HAND + 1],
 }
 
-/// Bits per count in a row of [`Beating`]: a count is at most C(11, 5) = 462,
-/// so lanes never carry into each other; 12 lanes (j = 0..=11) fit 128 bits.
-const LANE: usize = 10;
+/// Bits per count in a row of [`Beating`]: a count is at most C(11, 4) = 330,
+/// so lanes never carry into each other; 5 lanes (j = 0..=4) fit 64 bits.
+const LANE: usize = 12;
 
 impl Beating {
     #[inline]
     fn new(hand: u64, bar: u64) -> Self {
         let k = bar.count_ones() as usize;
+        debug_assert!(k <= 4);
         let up_to = ranks_up_to(bar);
-        let mut ways = [0u128; MAX_HAND + 1];
+        let mut ways = [0u64; MAX_HAND + 1];
         ways[0] = 1;
         for (i, card) in bits(hand as u128).enumerate() {
             // This card can be the j-th of a set for 1 <= j <= fits: add the
             // row shifted up one lane, in those lanes.
             let fits = rank_nibble(up_to, rank(card));
-            let lanes = (1u128 << (LANE * (fits + 1))) - 1;
+            let lanes = (1u64 << (LANE * (fits + 1))) - 1;
             ways[i + 1] = ways[i] + (ways[i] << LANE & lanes);
         }
         Beating { hand, k, ways }
