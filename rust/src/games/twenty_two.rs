@@ -94,6 +94,26 @@ fn set_value(set: u64) -> i64 {
     (ranks + 2 * set.count_ones() - courts) as i64
 }
 
+/// `NEXT_ACTIVE[active][seat]`: the first seat after `seat`, clockwise, whose
+/// bit is set in `active` (`seat` itself if no other is).
+const NEXT_ACTIVE: [[u8; 8]; 64] = {
+    let mut t = [[0u8; 8]; 64];
+    let mut active = 0;
+    while active < 64 {
+        let mut seat = 0;
+        while seat < 8 {
+            // The active bits twice, 8 apart, and `seat` itself in the upper
+            // copy: the first bit above `seat` is the answer, modulo 8.
+            let twice = (active as u32 * 0x101) | (1 << (seat + 8));
+            let step = 1 + (twice >> (seat + 1)).trailing_zeros();
+            t[active][seat] = ((seat as u32 + step) & 7) as u8;
+            seat += 1;
+        }
+        active += 1;
+    }
+    t
+};
+
 /// The canonical order (suits C, D, H, S; 2 .. A) as card indices.
 const CANONICAL: [u8; 52] = {
     let mut order = [0u8; 52];
@@ -711,14 +731,10 @@ impl TwentyTwo {
     }
 
     /// The first active seat after `seat`, clockwise (`seat` itself if no
-    /// other is active); no branch, no division.
+    /// other is active): one table look-up, as every play needs it.
     #[inline]
     fn next_active(&self, seat: u8) -> u8 {
-        // The active bits twice, 8 apart, and `seat` itself in the upper copy:
-        // the first bit above `seat` is the answer, counted modulo 8.
-        let twice = (u32::from(self.active) * 0x101) | (1 << (seat + 8));
-        let step = 1 + (twice >> (seat + 1)).trailing_zeros();
-        ((u32::from(seat) + step) & 7) as u8
+        NEXT_ACTIVE[self.active as usize & 63][seat as usize & 7]
     }
 
     /// TT-3: every card not in a score pile, canonical order, into `out`; returns the count.
@@ -747,18 +763,19 @@ impl TwentyTwo {
         self.deal_size = (self.target_size as usize).min(len / p) as u8;
         self.hands = [0; MAX_PLAYERS];
         let first = self.next_active(self.dealer);
-        let mut order = [first; MAX_PLAYERS];
-        for i in 1..p {
-            order[i] = self.next_active(order[i - 1]);
-        }
         let dealt = self.deal_size as usize * p;
-        let mut turn = 0;
-        for &card in &deck[..dealt] {
-            self.hands[order[turn] as usize] |= 1 << card;
-            turn += 1;
-            if turn == p {
-                turn = 0;
+        // Round by round, the t-th card of a round to the seat dealt t-th (an
+        // inner loop as long as the table, the same every round).
+        let mut by_turn = [0u64; MAX_PLAYERS];
+        for round in deck[..dealt].chunks_exact(p) {
+            for (hand, &card) in by_turn.iter_mut().zip(round) {
+                *hand |= 1 << card;
             }
+        }
+        let mut seat = first;
+        for hand in &by_turn[..p] {
+            self.hands[seat as usize] = *hand;
+            seat = self.next_active(seat);
         }
         self.stock[..52].copy_from_slice(deck);
         self.stock_top = dealt as u8;
