@@ -526,6 +526,21 @@ fn unrank(
     set
 }
 
+/// The cards of `hand` whose bit in `index` is set, bit i for the i-th lowest
+/// card. A loop of fixed length: steps past the last card add nothing, and
+/// each step depends on the previous one only through the cards left.
+#[inline]
+fn deposit(index: usize, hand: u64) -> u64 {
+    debug_assert!(hand.count_ones() as usize <= MAX_HAND);
+    let (mut set, mut rest) = (0u64, hand);
+    for i in 0..MAX_HAND {
+        let low = rest & rest.wrapping_neg();
+        set |= low & (index as u64 >> i & 1).wrapping_neg();
+        rest ^= low;
+    }
+    set
+}
+
 /// §5.2 leading by index: rank by rank, the nonempty subsets of the hand's
 /// cards of that rank (`SUBMASKS` indices 1..), but never the whole hand of
 /// two cards or more (TT-6: it is the last subset of its rank, so it is simply
@@ -888,15 +903,21 @@ impl TwentyTwo {
         }
     }
 
-    /// §5.1 by index: first the size j (C(h, j) sets each), then the j-subset
-    /// by the combinatorial number system (from the highest card down, take a
-    /// card when the index reaches the count of subsets of the cards below it).
+    /// §5.1 by index. While the stock is as large as the hand, every subset
+    /// is legal (TT-5 allows the whole hand): bit i of the index says whether
+    /// the hand's i-th card goes. Otherwise first the size j (C(h, j) sets
+    /// each), then the j-subset by the combinatorial number system (from the
+    /// highest card down, take a card when the index reaches the count of
+    /// subsets of the cards below it).
     #[inline(never)]
     fn nth_discard(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
         let h = hand.count_ones() as usize;
         let most = h.min(self.stock_size() as usize);
         if most == 0 {
             return 0;
+        }
+        if most == h {
+            return deposit(choose(1 << h), hand);
         }
         let fewer = &FEWER_THAN[h];
         let index = choose(fewer[most + 1] as usize);
