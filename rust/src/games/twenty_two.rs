@@ -39,6 +39,9 @@ const HISTORY_CAPACITY: usize = 512;
 const DISCARD: Action = 1 << 52;
 const PLAY: Action = 1 << 53;
 const CARDS: u64 = (1 << 52) - 1;
+/// Places in a game's stock array: the deck, then room to read a largest
+/// draw past its end.
+const STOCK_ROOM: usize = 52 + MAX_HAND;
 
 // ---------------------------------------------------------------------------
 // §1–2 Cards
@@ -60,9 +63,56 @@ fn rank_value(r: u32) -> u32 {
     }
 }
 
-fn set_value(set: u64) -> i64 {
-    bits(set as u128).map(|c| rank_value(rank(c)) as i64).sum()
+/// `RANK_BIT[b]`: the cards whose rank has bit `b` set.
+const RANK_BIT: [u64; 4] = {
+    let mut t = [0u64; 4];
+    let mut card = 0;
+    while card < 52 {
+        let mut b = 0;
+        while b < 4 {
+            t[b] |= ((card as u64 >> 2) >> b & 1) << card;
+            b += 1;
+        }
+        card += 1;
+    }
+    t
+};
+
+/// The cards of rank `r`.
+const fn of_rank(r: u32) -> u64 {
+    0xF << (4 * r)
 }
+
+/// The point value of a set, counted without a loop over its cards (whose
+/// exit a branch predictor misses): a card is worth its rank + 2, less 1 for
+/// a jack, 2 for a queen and 3 for a king or an ace (TT-19).
+fn set_value(set: u64) -> i64 {
+    let ranks: u32 = (0..4).map(|b| (set & RANK_BIT[b]).count_ones() << b).sum();
+    let courts = (set & of_rank(9)).count_ones()
+        + 2 * (set & of_rank(10)).count_ones()
+        + 3 * (set & (of_rank(11) | of_rank(12))).count_ones();
+    (ranks + 2 * set.count_ones() - courts) as i64
+}
+
+/// `NEXT_ACTIVE[active][seat]`: the first seat after `seat`, clockwise, whose
+/// bit is set in `active` (`seat` itself if no other is).
+const NEXT_ACTIVE: [[u8; 8]; 64] = {
+    let mut t = [[0u8; 8]; 64];
+    let mut active = 0;
+    while active < 64 {
+        let mut seat = 0;
+        while seat < 8 {
+            // The active bits twice, 8 apart, and `seat` itself in the upper
+            // copy: the first bit above `seat` is the answer, modulo 8.
+            let twice = (active as u32 * 0x101) | (1 << (seat + 8));
+            let step = 1 + (twice >> (seat + 1)).trailing_zeros();
+            t[active][seat] = ((seat as u32 + step) & 7) as u8;
+            seat += 1;
+        }
+        active += 1;
+    }
+    t
+};
 
 /// The canonical order (suits C, D, H, S; 2 .. A) as card indices.
 const CANONICAL: [u8; 52] = {
@@ -391,14 +441,11 @@ fn nth_bit(set: u64, index: usize) -> u64 {
     1 << nth_bit64(set, index as u32)
 }
 
-/// The `k` lowest cards of `hand`.
+/// The `k` lowest cards of `hand` (1 <= k <= its size): up to its k-th card,
+/// found without a loop of k steps.
 #[inline]
 fn lowest(hand: u64, k: u32) -> u64 {
-    let mut rest = hand;
-    for _ in 0..k {
-        rest &= rest - 1;
-    }
-    hand ^ rest
+    hand & ((2 << nth_bit64(hand, k - 1)) - 1)
 }
 
 /// The card sets that may follow `bar` from `hand` by beating or equalling it
@@ -407,29 +454,32 @@ fn lowest(hand: u64, k: u32) -> u64 {
 /// card of rank r can only be one of the first `ranks_up_to(bar)[r]` cards of
 /// the set. Row `ways[i]` counts, for each j, the `j`-card starts of such sets
 /// from the `i` lowest cards of the hand; its counts are packed in `LANE`-bit
-/// lanes of a `u128`, so a row is computed in a few operations, no loop over j.
+/// lanes of a `u64`, so a row is computed in a few operations, no loop over j.
+/// A bar is one lead's size, at most 4 cards (one rank), so only the lanes
+/// j = 0..=4 are ever filled.
 struct Beating {
     hand: u64,
     k: usize,
-    ways: [u128; MAX_HAND + 1],
+    ways: [u64; MAX_HAND + 1],
 }
 
-/// Bits per count in a row of [`Beating`]: a count is at most C(11, 5) = 462,
-/// so lanes never carry into each other; 12 lanes (j = 0..=11) fit 128 bits.
-const LANE: usize = 10;
+/// Bits per count in a row of [`Beating`]: a count is at most C(11, 4) = 330,
+/// so lanes never carry into each other; 5 lanes (j = 0..=4) fit 64 bits.
+const LANE: usize = 12;
 
 impl Beating {
     #[inline]
     fn new(hand: u64, bar: u64) -> Self {
         let k = bar.count_ones() as usize;
+        debug_assert!(k <= 4);
         let up_to = ranks_up_to(bar);
-        let mut ways = [0u128; MAX_HAND + 1];
+        let mut ways = [0u64; MAX_HAND + 1];
         ways[0] = 1;
         for (i, card) in bits(hand as u128).enumerate() {
             // This card can be the j-th of a set for 1 <= j <= fits: add the
             // row shifted up one lane, in those lanes.
             let fits = rank_nibble(up_to, rank(card));
-            let lanes = (1u128 << (LANE * (fits + 1))) - 1;
+            let lanes = (1u64 << (LANE * (fits + 1))) - 1;
             ways[i + 1] = ways[i] + (ways[i] << LANE & lanes);
         }
         Beating { hand, k, ways }
@@ -472,6 +522,21 @@ fn unrank(
         index -= if take { skip } else { 0 };
         set |= u64::from(take) << card;
         j -= usize::from(take);
+    }
+    set
+}
+
+/// The cards of `hand` whose bit in `index` is set, bit i for the i-th lowest
+/// card. A loop of fixed length: steps past the last card add nothing, and
+/// each step depends on the previous one only through the cards left.
+#[inline]
+fn deposit(index: usize, hand: u64) -> u64 {
+    debug_assert!(hand.count_ones() as usize <= MAX_HAND);
+    let (mut set, mut rest) = (0u64, hand);
+    for i in 0..MAX_HAND {
+        let low = rest & rest.wrapping_neg();
+        set |= low & (index as u64 >> i & 1).wrapping_neg();
+        rest ^= low;
     }
     set
 }
@@ -602,8 +667,9 @@ pub struct TwentyTwo {
     piles: [u64; MAX_PLAYERS],
     hands: [u64; MAX_PLAYERS],
     discards: [u64; MAX_PLAYERS],
-    /// `stock[stock_top..stock_len]`, top first.
-    stock: [u8; 52],
+    /// `stock[stock_top..stock_len]`, top first; room for a draw's
+    /// fixed-length loop to read past the end.
+    stock: [u8; STOCK_ROOM],
     stock_top: u8,
     stock_len: u8,
     phase: Phase,
@@ -636,7 +702,7 @@ impl TwentyTwo {
             piles: [0; MAX_PLAYERS],
             hands: [0; MAX_PLAYERS],
             discards: [0; MAX_PLAYERS],
-            stock: [0; 52],
+            stock: [0; STOCK_ROOM],
             stock_top: 0,
             stock_len: 0,
             phase: Phase::Discard,
@@ -657,11 +723,11 @@ impl TwentyTwo {
                 for (slot, &i) in cards.iter_mut().zip(&order) {
                     *slot = canonical_card(i);
                 }
-                game.deal(&cards);
+                game.deal(&cards, 52);
             }
             None => {
                 let len = game.shuffled_pool(&mut cards);
-                game.deal(&cards[..len]);
+                game.deal(&cards, len);
             }
         }
         Ok(game)
@@ -680,14 +746,10 @@ impl TwentyTwo {
     }
 
     /// The first active seat after `seat`, clockwise (`seat` itself if no
-    /// other is active); no branch, no division.
+    /// other is active): one table look-up, as every play needs it.
     #[inline]
     fn next_active(&self, seat: u8) -> u8 {
-        // The active bits twice, 8 apart, and `seat` itself in the upper copy:
-        // the first bit above `seat` is the answer, counted modulo 8.
-        let twice = (u32::from(self.active) * 0x101) | (1 << (seat + 8));
-        let step = 1 + (twice >> (seat + 1)).trailing_zeros();
-        ((u32::from(seat) + step) & 7) as u8
+        NEXT_ACTIVE[self.active as usize & 63][seat as usize & 7]
     }
 
     /// TT-3: every card not in a score pile, canonical order, into `out`; returns the count.
@@ -709,29 +771,30 @@ impl TwentyTwo {
     }
 
     /// §4 steps 1–5: `deal_size` each, one at a time from the dealer's left,
-    /// skipping inactive seats; the rest is the stock.
-    fn deal(&mut self, deck: &[u8]) {
+    /// skipping inactive seats; the rest is the stock. The deck is
+    /// `deck[..len]`; it is copied whole, the stock starting after the dealt cards.
+    fn deal(&mut self, deck: &[u8; 52], len: usize) {
         let p = self.active_count() as usize;
-        self.deal_size = (self.target_size as usize).min(deck.len() / p) as u8;
+        self.deal_size = (self.target_size as usize).min(len / p) as u8;
         self.hands = [0; MAX_PLAYERS];
         let first = self.next_active(self.dealer);
-        let mut order = [first; MAX_PLAYERS];
-        for i in 1..p {
-            order[i] = self.next_active(order[i - 1]);
-        }
         let dealt = self.deal_size as usize * p;
-        let mut turn = 0;
-        for &card in &deck[..dealt] {
-            self.hands[order[turn] as usize] |= 1 << card;
-            turn += 1;
-            if turn == p {
-                turn = 0;
+        // Round by round, the t-th card of a round to the seat dealt t-th (an
+        // inner loop as long as the table, the same every round).
+        let mut by_turn = [0u64; MAX_PLAYERS];
+        for round in deck[..dealt].chunks_exact(p) {
+            for (hand, &card) in by_turn.iter_mut().zip(round) {
+                *hand |= 1 << card;
             }
         }
-        let rest = &deck[dealt..];
-        self.stock[..rest.len()].copy_from_slice(rest);
-        self.stock_top = 0;
-        self.stock_len = rest.len() as u8;
+        let mut seat = first;
+        for hand in &by_turn[..p] {
+            self.hands[seat as usize] = *hand;
+            seat = self.next_active(seat);
+        }
+        self.stock[..52].copy_from_slice(deck);
+        self.stock_top = dealt as u8;
+        self.stock_len = len as u8;
         self.discards = [0; MAX_PLAYERS];
         self.tricks.clear();
         self.phase = Phase::Discard;
@@ -824,6 +887,9 @@ impl TwentyTwo {
     /// [`Rules::legal_actions`]; each legal action has exactly one index).
     /// `choose` is called once, also for a forced play (with a count of 1),
     /// except for a discard from an empty stock, where nothing is drawn.
+    /// Inlined into the playout loop: leads and single-card follows (most
+    /// actions) are short; discards and multi-card follows stay out of line.
+    #[inline(always)]
     fn nth_legal(&self, choose: impl FnOnce(usize) -> usize) -> Action {
         let hand = self.hands[self.to_act as usize];
         if self.phase == Phase::Discard {
@@ -837,14 +903,21 @@ impl TwentyTwo {
         }
     }
 
-    /// §5.1 by index: first the size j (C(h, j) sets each), then the j-subset
-    /// by the combinatorial number system (from the highest card down, take a
-    /// card when the index reaches the count of subsets of the cards below it).
+    /// §5.1 by index. While the stock is as large as the hand, every subset
+    /// is legal (TT-5 allows the whole hand): bit i of the index says whether
+    /// the hand's i-th card goes. Otherwise first the size j (C(h, j) sets
+    /// each), then the j-subset by the combinatorial number system (from the
+    /// highest card down, take a card when the index reaches the count of
+    /// subsets of the cards below it).
+    #[inline(never)]
     fn nth_discard(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
         let h = hand.count_ones() as usize;
         let most = h.min(self.stock_size() as usize);
         if most == 0 {
             return 0;
+        }
+        if most == h {
+            return deposit(choose(1 << h), hand);
         }
         let fewer = &FEWER_THAN[h];
         let index = choose(fewer[most + 1] as usize);
@@ -863,29 +936,43 @@ impl TwentyTwo {
     /// sets that do not (TT-10: the cards below the boundary rank of the k
     /// lowest, plus any of the hand's cards of that rank in the same number;
     /// they all share their ranks, so they all meet the bar or none does).
+    #[inline(always)]
     fn nth_follow(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
+        let bar = self.trick.bar;
+        if bar & (bar - 1) != 0 {
+            return self.nth_follow_several(hand, choose);
+        }
+        // Single cards (the final trick's too): those of the bar's rank or
+        // higher, and the hand's lowest-ranked ones.
+        let beating = hand & at_least(rank(bar.trailing_zeros()));
+        let lows = hand & 0xF << (4 * rank(hand.trailing_zeros()));
+        // Masked, not branched on: under the default rule always allowed, but
+        // the compiler cannot know that.
+        let allowed = u64::from(self.lows_allowed(beating.count_ones() as usize)).wrapping_neg();
+        let legal = beating | lows & allowed;
+        nth_bit(legal, choose(legal.count_ones() as usize))
+    }
+
+    /// Whether lowest sets that do not meet the bar are legal, given how many
+    /// sets meet it (TT-11).
+    #[inline]
+    fn lows_allowed(&self, beats: usize) -> bool {
+        !self.params.lowest_only_if_cannot_beat | (beats == 0)
+    }
+
+    /// [`Self::nth_follow`] for a bar of several cards (kept out of line: the
+    /// counting table is large, and such follows are few).
+    #[inline(never)]
+    fn nth_follow_several(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
         let bar = self.trick.bar;
         let k = bar.count_ones();
         let low = lowest(hand, k);
         let top = rank(63 - low.leading_zeros());
         let at_top = rank_nibble(hand, top);
-        let lows_allowed = |beats: usize| !self.params.lowest_only_if_cannot_beat | (beats == 0);
-        if k == 1 {
-            // Single cards (the final trick's too): those of the bar's rank or
-            // higher, and the hand's lowest-ranked ones.
-            let beating = hand & at_least(rank(bar.trailing_zeros()));
-            let lows = if lows_allowed(beating.count_ones() as usize) {
-                (at_top as u64) << (4 * top)
-            } else {
-                0
-            };
-            let legal = beating | lows;
-            return nth_bit(legal, choose(legal.count_ones() as usize));
-        }
         let beating = Beating::new(hand, bar);
         let beats = beating.count();
         let taken = rank_nibble(low, top).count_ones() as usize;
-        let lows = if lows_allowed(beats) & !beats_or_equals(low, bar) {
+        let lows = if self.lows_allowed(beats) & !beats_or_equals(low, bar) {
             BINOMIAL[at_top.count_ones() as usize][taken] as usize
         } else {
             0
@@ -903,14 +990,18 @@ impl TwentyTwo {
     // -----------------------------------------------------------------------
 
     /// §5.1: the cards go face down to the discards; draw as many from the top.
+    #[inline(never)]
     fn discard(&mut self, set: u64) {
         let seat = self.to_act;
-        let j = set.count_ones() as u8;
-        let drawn = self.stock[self.stock_top as usize..(self.stock_top + j) as usize]
-            .iter()
-            .fold(0u64, |a, &c| a | 1 << c);
-        self.stock_top += j;
         let s = seat as usize;
+        let j = set.count_ones() as usize;
+        // The top j stock cards, by a loop of fixed length, not of the random j.
+        let top = self.stock_top as usize;
+        let drawn = self.stock[top..top + MAX_HAND]
+            .iter()
+            .enumerate()
+            .fold(0u64, |a, (i, &c)| a | u64::from(i < j) << c);
+        self.stock_top += j as u8;
         self.hands[s] = (self.hands[s] & !set) | drawn;
         self.discards[s] |= set;
         let first = self.next_active(self.dealer);
@@ -929,6 +1020,7 @@ impl TwentyTwo {
     }
 
     /// §6.1: the lead, or a set that beats or equals the bar, becomes the bar.
+    #[inline(always)]
     fn play_cards(&mut self, set: u64) {
         let seat = self.to_act;
         self.hands[seat as usize] &= !set;
@@ -951,6 +1043,7 @@ impl TwentyTwo {
     }
 
     /// §6.2: the bar's holder takes the trick and leads the next one.
+    #[inline(never)]
     fn end_trick(&mut self) {
         let winner = self.trick.bar_holder;
         self.tricks.push(self.trick);
@@ -958,6 +1051,7 @@ impl TwentyTwo {
     }
 
     /// §6.3: the highest rank of the final trick scores (TT-14, TT-15, TT-1).
+    #[inline(never)]
     fn score_final_trick(&mut self) {
         let t = self.trick;
         let plays = t.len as usize;
@@ -986,9 +1080,9 @@ impl TwentyTwo {
             Tie::FirstPlayedWins => (1 << t.seats[first], t.seats[first]),
         };
         for i in 0..plays {
-            if scorers >> t.seats[i] & 1 == 1 {
-                self.piles[t.seats[i] as usize] |= t.sets[i];
-            }
+            // Masked, not branched on: who scores is random.
+            let scores = u64::from(scorers >> t.seats[i] & 1).wrapping_neg();
+            self.piles[t.seats[i] as usize] |= t.sets[i] & scores;
         }
         self.target_size = rank_value(top) as u8;
         self.last_trick = Some((t, scorers));
@@ -999,9 +1093,11 @@ impl TwentyTwo {
     /// §6.5: reaching `elimination_score` puts a seat out (TT-16).
     fn eliminate(&mut self) {
         for s in 0..self.n() {
-            if self.is_active(s as u8) && set_value(self.piles[s]) >= self.params.elimination_score
-            {
-                self.active &= !(1 << s);
+            // Every seat tested the same way, no early exit: which seats go out is random.
+            let out = self.is_active(s as u8)
+                & (set_value(self.piles[s]) >= self.params.elimination_score);
+            self.active &= !(u8::from(out) << s);
+            if out {
                 self.out_hand[s] = self.hand_number;
             }
         }
@@ -1018,7 +1114,7 @@ impl TwentyTwo {
             self.hand_number += 1;
             self.dealer = next_dealer;
             let len = self.shuffled_pool(&mut cards);
-            self.deal(&cards[..len]);
+            self.deal(&cards, len);
             return;
         }
         self.phase = Phase::GameOver;
@@ -1027,7 +1123,7 @@ impl TwentyTwo {
         self.hands = [0; MAX_PLAYERS];
         self.discards = [0; MAX_PLAYERS];
         let len = self.pool(&mut cards); // every card back together, canonical order
-        self.stock = cards;
+        self.stock[..52].copy_from_slice(&cards);
         self.stock_top = 0;
         self.stock_len = len as u8;
     }
@@ -2330,7 +2426,7 @@ mod tests {
         assert_eq!(g.rng.state, 5);
         assert_eq!(g.hands[0], set(&["2C", "5C", "8C", "JC", "AC", "4D", "7D"]));
         assert_eq!((g.stock_size(), g.to_act, g.deal_size), (31, 0, 7));
-        assert_eq!(card_text(g.stock[0] as u32), "10D"); // deck card 21
+        assert_eq!(card_text(g.stock[g.stock_top as usize] as u32), "10D"); // deck card 21
     }
 
     /// Random games: cards conserved, equal hands, JSON round trip, the bound of §7.
