@@ -16,9 +16,10 @@
 //! Representation: cards are `u8` codes 0..52 in canonical order (suit × 13 +
 //! rank); the hands share one fixed array (seat s from `s × hand_size`), stock and
 //! pile are fixed arrays (the stock stored top last, so a draw is a pop); the
-//! distinct cards of a hand form a 52-bit set, and static tables per `red_ace`
-//! give each card's effect and the set of cards safe on each value, so the
-//! playable cards are one AND; the active seats are a bit mask; an action is
+//! distinct cards of each hand form a 52-bit set kept along with the hand, and
+//! static tables per `red_ace` give each card's effect and the set of cards
+//! safe on each value, so the playable cards are one AND; the active seats are
+//! a bit mask, and each seat's next active seat either way a table; an action is
 //! `card + 64 × (X + 1)` for an ace choosing X, plain `card` otherwise. Nothing is
 //! allocated while playing except the history (sized for the game) and the final
 //! ranking.
@@ -99,6 +100,21 @@ pub fn parse_card(text: &str) -> Option<u8> {
 
 fn codes(cards: &[u8]) -> Vec<String> {
     cards.iter().map(|&c| card_code(c)).collect()
+}
+
+/// The `k`-th lowest card of `set`, a set of at most `hand_size` cards. For a
+/// hand of up to 4 cards, clearing the lowest card `k` times (in a fixed
+/// number of branch-free steps) is shorter than the general select.
+#[inline(always)]
+fn nth_card(set: u64, k: u32, hand_size: usize) -> u32 {
+    if hand_size > 4 {
+        return nth_bit64(set, k);
+    }
+    let mut rest = set;
+    for step in 1..4 {
+        rest = select_unpredictable(step <= k, rest & rest.wrapping_sub(1), rest);
+    }
+    rest.trailing_zeros()
 }
 
 // ---------------------------------------------------------------------------
@@ -423,6 +439,9 @@ pub struct Hundred {
     /// `hand_size` cards, and `hand_size·n < 52·decks` (§8) makes them all fit.
     hands: [u8; MAX_CARDS],
     hand_len: [u8; MAX_PLAYERS],
+    /// Per seat, the distinct cards of its hand (HU-13), kept up to date with
+    /// the hand so that the random bot need not gather them.
+    hand_sets: [u64; MAX_PLAYERS],
     /// Per hand slot, what every seat has seen that constrains its card (for
     /// [`Rules::resample`]): the stock generation it was received from
     /// (`generation` at the time) ...
@@ -450,8 +469,11 @@ pub struct Hundred {
     elim_len: u8,
     action_count: u64,
     result: Option<(Reason, Vec<Vec<usize>>)>,
-    /// One bit per seat with chips (`chips[s] > 0`), for `next_active`.
+    /// One bit per seat with chips (`chips[s] > 0`); set with [`Self::set_active`].
     active: u16,
+    /// `next_active` of every seat, clockwise at `2·seat + 1` and
+    /// counterclockwise at `2·seat`: it changes only when a seat drops out.
+    next_seat: [u8; 2 * MAX_PLAYERS],
     /// The last `recent_len` (≤ n) plays with their seats, a ring over the
     /// first n entries: the next play goes to `recent_next`, which holds the
     /// oldest play once the ring is full.
@@ -475,6 +497,7 @@ impl Hundred {
             chips: [0; MAX_PLAYERS],
             hands: [0; MAX_CARDS],
             hand_len: [0; MAX_PLAYERS],
+            hand_sets: [0; MAX_PLAYERS],
             slot_gen: [0; MAX_CARDS],
             slot_bust: [NO_BUST; MAX_CARDS],
             generation: 0,
@@ -491,13 +514,15 @@ impl Hundred {
             elim_len: 0,
             action_count: 0,
             result: None,
-            active: (1 << params.players) - 1,
+            active: 0,
+            next_seat: [0; 2 * MAX_PLAYERS],
             recent: [(0, 0); MAX_PLAYERS],
             recent_len: 0,
             recent_next: 0,
             history: Vec::with_capacity(history_capacity(&params)),
         };
         game.chips[..params.players].fill(params.chips);
+        game.set_active((1 << params.players) - 1);
         let mut cards = [0u8; MAX_CARDS];
         match deck {
             Some(given) => {
@@ -534,26 +559,38 @@ impl Hundred {
         self.n() - self.elim_len as usize
     }
 
-    /// The first active seat in seat+d, seat+2d, ... (§3.1). The active
-    /// seats twice over, as bits 0..2n, turn going round into one bit scan:
-    /// bits seat+1 ..= seat+n upwards, or seat+n-1 down to seat, hold every
-    /// seat once, in the order of play.
+    /// The first active seat in seat+d, seat+2d, ... (§3.1), looked up.
     #[inline]
     fn next_active(&self, seat: usize, dir: i8) -> usize {
+        self.next_seat[2 * seat + usize::from(dir > 0)] as usize
+    }
+
+    /// Sets the active seats and `next_active` of every seat.
+    fn set_active(&mut self, active: u16) {
+        self.active = active;
+        for seat in 0..self.n() {
+            for dir in [-1, 1] {
+                self.next_seat[2 * seat + usize::from(dir > 0)] =
+                    self.scan_next_active(seat, dir) as u8;
+            }
+        }
+    }
+
+    /// `next_active` from the active seats twice over, as bits 0..2n: bits
+    /// seat+1 ..= seat+n upwards, or seat+n-1 down to seat, hold every seat
+    /// once, in the order of play.
+    fn scan_next_active(&self, seat: usize, dir: i8) -> usize {
         let n = self.n();
         let twice = u32::from(self.active) | u32::from(self.active) << n;
         if twice == 0 {
             return seat;
         }
-        let up = seat + 1 + (twice >> (seat + 1)).trailing_zeros() as usize;
-        let down = 31 - (twice & ((1 << (seat + n)) - 1)).leading_zeros() as usize;
-        // Each 4 turns the direction: which way is played is hard to predict.
-        let at = select_unpredictable(dir > 0, up, down);
-        if at >= n {
-            at - n
+        let at = if dir > 0 {
+            seat + 1 + (twice >> (seat + 1)).trailing_zeros() as usize
         } else {
-            at
-        }
+            31 - (twice & ((1 << (seat + n)) - 1)).leading_zeros() as usize
+        };
+        at % n
     }
 
     /// §4.4: one card at a time from left of the dealer, over active seats.
@@ -563,6 +600,7 @@ impl Hundred {
         self.value = 0;
         self.pile_len = 0;
         self.hand_len = [0; MAX_PLAYERS];
+        self.hand_sets = [0; MAX_PLAYERS];
         let first = self.next_active(self.dealer as usize, 1);
         let dealt = self.params.hand_size * self.active_count();
         let mut seat = first;
@@ -584,8 +622,16 @@ impl Hundred {
     }
 
     /// The distinct cards of a hand as a 52-bit set (HU-13).
+    #[inline]
     fn hand_set(&self, seat: usize) -> u64 {
-        self.hand(seat).iter().fold(0, |set, &c| set | 1 << c)
+        self.hand_sets[seat]
+    }
+
+    /// Sets `hand_sets` from the hands, after they were written directly.
+    fn refresh_hand_sets(&mut self) {
+        for seat in 0..self.n() {
+            self.hand_sets[seat] = self.hand(seat).iter().fold(0, |set, &c| set | 1 << c);
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -623,29 +669,41 @@ impl Hundred {
     // §6.2 Resolution of a play
     // -----------------------------------------------------------------------
 
+    /// Inlined into the playout loop; a bust (one play in twenty) continues
+    /// out of line in [`Self::finish_bust`].
+    #[inline(always)]
     fn play(&mut self, action: Action) {
         let seat = self.current as usize;
         let c = (action % VALUE_STEP) as u8;
         self.remember(seat, action);
-        let new = if action >= VALUE_STEP {
-            (action / VALUE_STEP - 1) as i64 // HU-4: an ace never busts
-        } else {
-            self.params.new_value(c, self.value)
-        };
+        let chosen = (action / VALUE_STEP) as i64 - 1; // HU-4: an ace never busts
+        let is_ace = action >= VALUE_STEP;
+        let new = select_unpredictable(is_ace, chosen, self.params.new_value(c, self.value));
         self.remove_from_hand(seat, c);
-        if new > LIMIT && !self.params.allow_voluntary_bust {
-            self.mark_bust(seat); // a forced bust (HU-6)
-        }
         self.pile[self.pile_len as usize] = c;
         self.pile_len += 1;
         let four = FOURS >> c & 1 != 0;
         self.dir = select_unpredictable(four, -self.dir, self.dir); // HU-15
-        let mut redealt = false;
         if new <= LIMIT {
             self.value = new;
+            self.draw(seat);
+            self.current = self.next_active(seat, self.dir) as u8;
         } else {
-            redealt = self.bust(seat);
+            self.finish_bust(seat);
         }
+        self.action_count += 1;
+        if self.result.is_none() && self.action_count >= self.params.max_actions {
+            self.end(Reason::Cap);
+        }
+    }
+
+    /// Steps 3 to 7 of §6.2 for a play that busts.
+    #[inline(never)]
+    fn finish_bust(&mut self, seat: usize) {
+        if !self.params.allow_voluntary_bust {
+            self.mark_bust(seat); // a forced bust (HU-6)
+        }
+        let redealt = self.bust(seat);
         if self.is_active(seat) && !redealt {
             self.draw(seat);
         }
@@ -653,10 +711,6 @@ impl Hundred {
             self.end(Reason::LastStanding);
         } else if !redealt {
             self.current = self.next_active(seat, self.dir) as u8;
-        }
-        self.action_count += 1;
-        if self.result.is_none() && self.action_count >= self.params.max_actions {
-            self.end(Reason::Cap);
         }
     }
 
@@ -683,23 +737,27 @@ impl Hundred {
     /// Removes the first copy of `c` from the hand, keeping the order (§2.3).
     /// Where the card sits is random, so the loops run over the whole hand
     /// and select rather than stop or start at the card.
-    #[inline]
+    #[inline(always)]
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
         let len = self.hand_len[seat] as usize;
         let start = seat * self.params.hand_size;
         let hand = start..start + len;
         let mut at = len;
+        let mut copies = 0u32;
         let mut marks = NO_BUST;
         let slots = self.hands[hand.clone()]
             .iter()
             .zip(&self.slot_bust[hand.clone()]);
         for (i, (&x, &bust)) in slots.enumerate().rev() {
             at = if x == c { i } else { at };
+            copies += u32::from(x == c);
             marks &= bust;
         }
         if at == len {
             return;
         }
+        // With two decks the hand may keep another copy (HU-13).
+        self.hand_sets[seat] &= !(u64::from(copies == 1) << c);
         if marks != NO_BUST {
             self.forget_ambiguous_busts(hand.clone(), start + at, c);
         }
@@ -800,7 +858,8 @@ impl Hundred {
         self.pile[..k].copy_from_slice(&self.hands[start..start + k]);
         self.pile_len += k as u8;
         self.hand_len[seat] = 0;
-        self.active &= !(1 << seat);
+        self.hand_sets[seat] = 0;
+        self.set_active(self.active & !(1 << seat));
         self.elim[self.elim_len as usize] = seat as u8;
         self.elim_len += 1;
     }
@@ -849,6 +908,7 @@ impl Hundred {
         self.slot_gen[i] = self.generation;
         self.slot_bust[i] = NO_BUST;
         self.hand_len[seat] += 1;
+        self.hand_sets[seat] |= 1 << c;
     }
 
     // -----------------------------------------------------------------------
@@ -941,7 +1001,7 @@ impl Hundred {
             "\"chips\" must have one entry per seat".into()
         })?;
         g.chips[..n].copy_from_slice(&chips);
-        g.active = (0..n).filter(|&s| g.is_active(s)).map(|s| 1 << s).sum();
+        g.set_active((0..n).filter(|&s| g.is_active(s)).map(|s| 1 << s).sum());
         let hands = json::array(v, "hands")?;
         ensure(hands.len() == n, || {
             "\"hands\" must have one entry per seat".into()
@@ -952,6 +1012,7 @@ impl Hundred {
             g.hands[start..start + cards.len()].copy_from_slice(&cards);
             g.hand_len[s] = cards.len() as u8;
         }
+        g.refresh_hand_sets();
         let stock = card_list(json::field(v, "stock")?, "stock", MAX_CARDS)?;
         for (slot, &c) in g.stock.iter_mut().zip(stock.iter().rev()) {
             *slot = c;
@@ -1316,17 +1377,11 @@ impl Rules for Hundred {
         // Selects, not branches: whether an ace is drawn is hard to predict.
         let is_ace = r >= plain_count;
         let k = r.wrapping_sub(plain_count);
-        let (set, index) = if is_ace {
-            (aces, k / values)
-        } else {
-            (plain, r)
-        };
-        let value_code = if is_ace {
-            (k % values + 1) as Action * VALUE_STEP
-        } else {
-            0
-        };
-        Action::from(nth_bit64(set, index as u32)) + value_code
+        let set = select_unpredictable(is_ace, aces, plain);
+        let index = select_unpredictable(is_ace, k / values, r);
+        let value_code = select_unpredictable(is_ace, (k % values + 1) as Action * VALUE_STEP, 0);
+        let c = nth_card(set, index as u32, self.params.hand_size);
+        Action::from(c) + value_code
     }
 
     const HAS_HEURISTIC: bool = true;
@@ -1484,6 +1539,7 @@ impl Rules for Hundred {
                 }
             }
         }
+        g.refresh_hand_sets();
         Ok(g)
     }
 
@@ -1631,6 +1687,7 @@ mod tests {
             g.hands[seat * g.params.hand_size + i] = parse_card(t).unwrap();
         }
         g.hand_len[seat] = cards.len() as u8;
+        g.refresh_hand_sets();
     }
 
     fn legal(g: &Hundred) -> Vec<String> {
@@ -1862,11 +1919,23 @@ mod tests {
                 g.apply_unchecked(buf[rng.bounded(buf.len() as u64) as usize]);
                 assert!(g.value <= LIMIT && g.value >= 0);
                 g.check_consistency().unwrap();
+                assert_derived_fields(&g);
             }
             assert!(g.action_count <= p.max_actions);
             let again = Hundred::from_json(p, &g.to_json()).unwrap();
             assert_eq!(again.to_json(), g.to_json());
         }
+    }
+
+    /// The fields kept up to date along with others hold what they are derived from.
+    fn assert_derived_fields(g: &Hundred) {
+        let mut fresh = g.clone();
+        fresh.refresh_hand_sets();
+        fresh.set_active(g.active);
+        assert_eq!(
+            (g.hand_sets, g.next_seat),
+            (fresh.hand_sets, fresh.next_seat)
+        );
     }
 
     /// Plays a heuristic game, calling `check` on the state before every action and at the end.
@@ -1931,6 +2000,7 @@ mod tests {
                         assert_eq!(legal(&r), legal(g));
                     }
                     r.check_consistency().unwrap();
+                    assert_derived_fields(&r);
                     let again = Hundred::from_json(p, &r.to_json()).unwrap();
                     assert_eq!(again.to_json(), r.to_json());
                     assert_ne!(r.rng.state, g.rng.state);
