@@ -34,6 +34,9 @@ use std::hint::select_unpredictable;
 
 /// Most seats at a table.
 pub const MAX_PLAYERS: usize = 12;
+/// The ring of the last plays' seats: a power of two (so the place of a play
+/// is a mask of its index) with room for a round of `MAX_PLAYERS`.
+const RECENT_RING: usize = 16;
 const MAX_CARDS: usize = 104;
 const LIMIT: i64 = 100;
 /// With `allow_negative` the rule book sets no floor; the engines stop the value
@@ -449,6 +452,9 @@ pub struct Hundred {
     /// ... and, if it was held through a forced bust, the lowest value at which
     /// that happened ([`NO_BUST`] otherwise): the card busts at that value.
     slot_bust: [u8; MAX_CARDS],
+    /// One bit per seat whose hand may hold a slot with a bust mark (none
+    /// without its bit).
+    marked: u16,
     /// The stock's generation: +1 at each deal, and at each rebuild of a
     /// one-deck stock (with two decks a played code may come from either
     /// generation, so rebuilds are not told apart). Not in the JSON: a loaded
@@ -474,12 +480,9 @@ pub struct Hundred {
     /// `next_active` of every seat, clockwise at `2·seat + 1` and
     /// counterclockwise at `2·seat`: it changes only when a seat drops out.
     next_seat: [u8; 2 * MAX_PLAYERS],
-    /// The last `recent_len` (≤ n) plays with their seats, a ring over the
-    /// first n entries: the next play goes to `recent_next`, which holds the
-    /// oldest play once the ring is full.
-    recent: [(u8, Action); MAX_PLAYERS],
-    recent_len: u8,
-    recent_next: u8,
+    /// Who made the plays, play j (`history[j]`) at `j % RECENT_RING`: the
+    /// last n of them with their actions make the observation's `recent`.
+    recent_seats: [u8; RECENT_RING],
     history: Vec<Action>,
 }
 
@@ -500,6 +503,7 @@ impl Hundred {
             hand_sets: [0; MAX_PLAYERS],
             slot_gen: [0; MAX_CARDS],
             slot_bust: [NO_BUST; MAX_CARDS],
+            marked: 0,
             generation: 0,
             stock: [0; MAX_CARDS],
             stock_len: 0,
@@ -516,9 +520,7 @@ impl Hundred {
             result: None,
             active: 0,
             next_seat: [0; 2 * MAX_PLAYERS],
-            recent: [(0, 0); MAX_PLAYERS],
-            recent_len: 0,
-            recent_next: 0,
+            recent_seats: [0; RECENT_RING],
             history: Vec::with_capacity(history_capacity(&params)),
         };
         game.chips[..params.players].fill(params.chips);
@@ -601,6 +603,7 @@ impl Hundred {
         self.pile_len = 0;
         self.hand_len = [0; MAX_PLAYERS];
         self.hand_sets = [0; MAX_PLAYERS];
+        self.marked = 0;
         let first = self.next_active(self.dealer as usize, 1);
         let dealt = self.params.hand_size * self.active_count();
         let mut seat = first;
@@ -715,23 +718,15 @@ impl Hundred {
     }
 
     fn remember(&mut self, seat: usize, action: Action) {
+        self.recent_seats[self.history.len() % RECENT_RING] = seat as u8;
         self.history.push(action);
-        let n = self.n() as u8;
-        let i = self.recent_next;
-        self.recent[i as usize] = (seat as u8, action);
-        self.recent_next = if i + 1 == n { 0 } else { i + 1 };
-        self.recent_len = (self.recent_len + 1).min(n);
     }
 
-    /// The recent plays with their seats, oldest first.
+    /// The last n plays (or all, if fewer) with their seats, oldest first.
     fn recent_pairs(&self) -> impl Iterator<Item = (u8, Action)> + '_ {
-        let (n, len) = (self.n(), self.recent_len as usize);
-        let oldest = if len < n {
-            0
-        } else {
-            self.recent_next as usize
-        };
-        (oldest..oldest + len).map(move |i| self.recent[i % n])
+        let len = self.history.len();
+        let first = len - len.min(self.n());
+        (first..len).map(move |j| (self.recent_seats[j % RECENT_RING], self.history[j]))
     }
 
     /// Removes the first copy of `c` from the hand, keeping the order (§2.3).
@@ -739,37 +734,63 @@ impl Hundred {
     /// and select rather than stop or start at the card.
     #[inline(always)]
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
+        if self.marked >> seat & 1 != 0 {
+            self.remove_marked(seat, c);
+            return;
+        }
+        // No slot of the hand carries a bust mark: only cards and generations move.
+        let start = seat * self.params.hand_size;
+        let hand = start..start + self.hand_len[seat] as usize;
+        let (cards, gens) = (&mut self.hands[hand.clone()], &mut self.slot_gen[hand]);
+        let Some(&last) = cards.last() else { return };
+        // One pass: from the card on, each slot takes the next slot's card.
+        let (mut found, mut copies) = (false, 0);
+        for j in 1..cards.len() {
+            let here = cards[j - 1] == c;
+            found |= here;
+            copies += u32::from(here);
+            cards[j - 1] = select_unpredictable(found, cards[j], cards[j - 1]);
+            gens[j - 1] = select_unpredictable(found, gens[j], gens[j - 1]);
+        }
+        found |= last == c;
+        copies += u32::from(last == c);
+        self.hand_len[seat] -= u8::from(found);
+        // With two decks the hand may keep another copy (HU-13).
+        self.hand_sets[seat] &= !(u64::from(copies == 1) << c);
+    }
+
+    /// `remove_from_hand` for a hand with bust marks, which move with their
+    /// cards and may have to be weakened first; clears the seat's `marked`
+    /// bit if no mark is left.
+    #[inline(never)]
+    fn remove_marked(&mut self, seat: usize, c: u8) {
         let len = self.hand_len[seat] as usize;
         let start = seat * self.params.hand_size;
         let hand = start..start + len;
-        let mut at = len;
-        let mut copies = 0u32;
-        let mut marks = NO_BUST;
-        let slots = self.hands[hand.clone()]
-            .iter()
-            .zip(&self.slot_bust[hand.clone()]);
-        for (i, (&x, &bust)) in slots.enumerate().rev() {
+        let (mut at, mut copies) = (len, 0);
+        for (i, &x) in self.hands[hand.clone()].iter().enumerate().rev() {
             at = if x == c { i } else { at };
-            copies += u32::from(x == c);
-            marks &= bust;
+            copies += usize::from(x == c);
         }
         if at == len {
             return;
         }
-        // With two decks the hand may keep another copy (HU-13).
         self.hand_sets[seat] &= !(u64::from(copies == 1) << c);
-        if marks != NO_BUST {
-            self.forget_ambiguous_busts(hand.clone(), start + at, c);
-        }
-        let cards = &mut self.hands[hand.clone()];
-        let (gens, busts) = (&mut self.slot_gen[hand.clone()], &mut self.slot_bust[hand]);
-        for j in 1..len {
-            let from = j - usize::from(j <= at);
-            cards[j - 1] = cards[from];
-            gens[j - 1] = gens[from];
-            busts[j - 1] = busts[from];
+        self.forget_ambiguous_busts(hand.clone(), start + at, c);
+        // A fixed number of steps, not a memmove of a random length.
+        for j in start + 1..start + len {
+            let from = j - usize::from(j <= start + at);
+            self.hands[j - 1] = self.hands[from];
+            self.slot_gen[j - 1] = self.slot_gen[from];
+            self.slot_bust[j - 1] = self.slot_bust[from];
         }
         self.hand_len[seat] -= 1;
+        if self.slot_bust[start..start + len - 1]
+            .iter()
+            .all(|&b| b == NO_BUST)
+        {
+            self.marked &= !(1 << seat);
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -788,6 +809,7 @@ impl Hundred {
 
     /// A forced bust (HU-6) shows that every other card of the hand busts too.
     fn mark_bust(&mut self, seat: usize) {
+        self.marked |= 1 << seat;
         let v = self.value.clamp(0, LIMIT) as u8;
         let start = seat * self.params.hand_size;
         for b in &mut self.slot_bust[start..start + self.hand_len[seat] as usize] {
@@ -859,6 +881,7 @@ impl Hundred {
         self.pile_len += k as u8;
         self.hand_len[seat] = 0;
         self.hand_sets[seat] = 0;
+        self.marked &= !(1 << seat);
         self.set_active(self.active & !(1 << seat));
         self.elim[self.elim_len as usize] = seat as u8;
         self.elim_len += 1;
@@ -1067,10 +1090,15 @@ impl Hundred {
             let items = pair.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
             let s = items[0].as_u64().ok_or_else(bad)?;
             let text = items[1].as_str().ok_or_else(bad)?;
-            self.recent[i] = (seat(s, self.n(), "recent")?, parse_history(text)?);
+            let j = (self.history.len() + i).wrapping_sub(pairs.len());
+            ensure(self.history.get(j) == Some(&parse_history(text)?), || {
+                "recent must pair the last actions of the history with their seats".into()
+            })?;
+            self.recent_seats[j % RECENT_RING] = seat(s, self.n(), "recent")?;
         }
-        self.recent_len = pairs.len() as u8;
-        self.recent_next = (pairs.len() % self.n()) as u8;
+        ensure(pairs.len() == self.n().min(self.history.len()), || {
+            "recent must pair the last actions of the history with their seats".into()
+        })?;
         Ok(())
     }
 
@@ -1146,12 +1174,6 @@ impl Hundred {
         }
         ensure(self.action_count == self.history.len() as u64, || {
             "action_count must equal the history length".into()
-        })?;
-        let k = self.recent_len as usize;
-        let tail = &self.history[self.history.len().saturating_sub(k)..];
-        let paired = self.recent_pairs().map(|(_, a)| a).eq(tail.iter().copied());
-        ensure(k == n.min(self.history.len()) && paired, || {
-            "recent must pair the last actions of the history with their seats".into()
         })?;
         match &self.result {
             None => {
@@ -1936,6 +1958,11 @@ mod tests {
             (g.hand_sets, g.next_seat),
             (fresh.hand_sets, fresh.next_seat)
         );
+        for seat in (0..g.n()).filter(|&s| g.marked >> s & 1 == 0) {
+            let start = seat * g.params.hand_size;
+            let busts = &g.slot_bust[start..start + g.hand_len[seat] as usize];
+            assert!(busts.iter().all(|&b| b == NO_BUST));
+        }
     }
 
     /// Plays a heuristic game, calling `check` on the state before every action and at the end.
