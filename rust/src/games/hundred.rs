@@ -760,15 +760,14 @@ impl Hundred {
     }
 
     /// `remove_from_hand` for a hand with bust marks, which move with their
-    /// cards and may have to be weakened first; clears the seat's `marked`
-    /// bit if no mark is left.
+    /// cards and may have to be weakened ([`Self::ambiguous_slots`]); clears
+    /// the seat's `marked` bit if no mark is left.
     #[inline(never)]
     fn remove_marked(&mut self, seat: usize, c: u8) {
-        let len = self.hand_len[seat] as usize;
         let start = seat * self.params.hand_size;
-        let hand = start..start + len;
+        let len = self.hand_len[seat] as usize;
         let (mut at, mut copies) = (len, 0);
-        for (i, &x) in self.hands[hand.clone()].iter().enumerate().rev() {
+        for (i, &x) in self.hands[start..start + len].iter().enumerate().rev() {
             at = if x == c { i } else { at };
             copies += usize::from(x == c);
         }
@@ -776,19 +775,21 @@ impl Hundred {
             return;
         }
         self.hand_sets[seat] &= !(u64::from(copies == 1) << c);
-        self.forget_ambiguous_busts(hand.clone(), start + at, c);
-        // A fixed number of steps, not a memmove of a random length.
-        for j in start + 1..start + len {
-            let from = j - usize::from(j <= start + at);
-            self.hands[j - 1] = self.hands[from];
-            self.slot_gen[j - 1] = self.slot_gen[from];
-            self.slot_bust[j - 1] = self.slot_bust[from];
+        let (could, weakest) = self.ambiguous_slots(start..start + len, start + at, c);
+        // Each slot from the card on takes the next one's card, and the slots
+        // the card could have come from take the weakest of their marks.
+        let mut marks = NO_BUST;
+        for j in 0..len - 1 {
+            let from = j + usize::from(j >= at);
+            let bust = self.slot_bust[start + from];
+            let bust = select_unpredictable(could >> from & 1 != 0, weakest, bust);
+            self.hands[start + j] = self.hands[start + from];
+            self.slot_gen[start + j] = self.slot_gen[start + from];
+            self.slot_bust[start + j] = bust;
+            marks &= bust; // a mark (at most 100) clears the high bit of NO_BUST
         }
         self.hand_len[seat] -= 1;
-        if self.slot_bust[start..start + len - 1]
-            .iter()
-            .all(|&b| b == NO_BUST)
-        {
+        if marks == NO_BUST {
             self.marked &= !(1 << seat);
         }
     }
@@ -818,31 +819,23 @@ impl Hundred {
     }
 
     /// Before the card in slot `played` leaves the hand: the other seats see
-    /// the code, not the slot. If the slots it could have come from (same
-    /// generation, and a bust constraint it meets) carry different bust
-    /// constraints, which one is left is not known to them: those slots keep
-    /// only the weakest of the constraints.
-    fn forget_ambiguous_busts(&mut self, hand: std::ops::Range<usize>, played: usize, c: u8) {
+    /// the code, not the slot. The slots it could have come from (same
+    /// generation, and a bust constraint it meets), as bits from `hand.start`,
+    /// and the weakest of their constraints: which of them is left is not
+    /// known to the others, so each keeps only that one.
+    fn ambiguous_slots(&self, hand: std::ops::Range<usize>, played: usize, c: u8) -> (u64, u8) {
         let gen = self.slot_gen[played];
-        // Bit j: slot `hand.start + j` could be the one played. Bitwise `&`
-        // and `|` and selects, not short cuts: each test is hard to predict.
+        // Bitwise `&` and `|` and selects, not short cuts: each test is hard to predict.
         let mut could = 0u64;
-        let (mut low, mut high) = (NO_BUST, 0u8);
-        for (j, i) in hand.clone().enumerate() {
+        let mut weakest = 0u8;
+        for (j, i) in hand.enumerate() {
             let bust = self.slot_bust[i];
             let safe = self.params.safe_cards(i64::from(bust)) >> c & 1 != 0;
             let fits = (self.slot_gen[i] == gen) & ((bust == NO_BUST) | !safe);
             could |= u64::from(fits) << j;
-            low = select_unpredictable(fits, low.min(bust), low);
-            high = select_unpredictable(fits, high.max(bust), high);
+            weakest = select_unpredictable(fits & (bust > weakest), bust, weakest);
         }
-        if low != high {
-            for (j, i) in hand.enumerate() {
-                if could >> j & 1 != 0 {
-                    self.slot_bust[i] = high;
-                }
-            }
-        }
+        (could, weakest)
     }
 
     // -----------------------------------------------------------------------
