@@ -329,6 +329,7 @@ const fn effect(c: u8, red_ace: RedAce) -> Effect {
 }
 
 /// Per `red_ace` (in declaration order), the cards' effects and which cards choose a value.
+#[derive(Debug)]
 struct CardTable {
     effects: [Effect; 52],
     /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
@@ -372,10 +373,36 @@ static CARD_TABLES: [CardTable; 3] = [
     card_table(RedAce::Zero),
 ];
 
+impl CardTable {
+    /// The value after playing `c` (not a value-choosing ace) on `v`, not
+    /// below `floor`; above 100 busts.
+    #[inline]
+    fn new_value(&self, c: u8, v: i64, floor: i64) -> i64 {
+        let e = self.effects[c as usize];
+        (i64::from(e.mul) * v + i64::from(e.add)).max(floor)
+    }
+
+    /// The cards that do not bust on value `v` (§5.3), value-choosing aces included.
+    #[inline]
+    fn safe_cards(&self, v: i64) -> u64 {
+        self.safe[v.clamp(0, LIMIT) as usize]
+    }
+}
+
 impl Params {
     #[inline]
     fn cards(&self) -> &'static CardTable {
         &CARD_TABLES[self.red_ace as usize]
+    }
+
+    /// The lowest value a play can leave (HU-3).
+    #[inline]
+    fn floor(&self) -> i64 {
+        if self.allow_negative {
+            NEGATIVE_FLOOR
+        } else {
+            0
+        }
     }
 
     /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
@@ -387,19 +414,13 @@ impl Params {
     /// The value after playing `c` (not a value-choosing ace) on `v`; above 100 busts.
     #[inline]
     fn new_value(&self, c: u8, v: i64) -> i64 {
-        let e = self.cards().effects[c as usize];
-        let floor = if self.allow_negative {
-            NEGATIVE_FLOOR
-        } else {
-            0
-        };
-        (i64::from(e.mul) * v + i64::from(e.add)).max(floor)
+        self.cards().new_value(c, v, self.floor())
     }
 
     /// The cards that do not bust on value `v` (§5.3), value-choosing aces included.
     #[inline]
     fn safe_cards(&self, v: i64) -> u64 {
-        self.cards().safe[v.clamp(0, LIMIT) as usize]
+        self.cards().safe_cards(v)
     }
 }
 
@@ -436,6 +457,8 @@ impl Reason {
 #[derive(Debug, Clone)]
 pub struct Hundred {
     params: Params,
+    /// `params.cards()`, looked up once.
+    cards: &'static CardTable,
     rng: SplitMix64,
     chips: [i64; MAX_PLAYERS],
     /// Seat s's hand is `hands[s·hand_size ..]`: a hand never holds more than
@@ -496,6 +519,7 @@ impl Hundred {
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
         let mut game = Hundred {
             params,
+            cards: params.cards(),
             rng: SplitMix64::new(seed),
             chips: [0; MAX_PLAYERS],
             hands: [0; MAX_CARDS],
@@ -644,7 +668,7 @@ impl Hundred {
     /// The cards that do not bust now.
     #[inline]
     fn safe_now(&self) -> u64 {
-        self.params.safe_cards(self.value)
+        self.cards.safe_cards(self.value)
     }
 
     fn is_safe(&self, c: u8) -> bool {
@@ -681,7 +705,11 @@ impl Hundred {
         self.remember(seat, action);
         let chosen = (action / VALUE_STEP) as i64 - 1; // HU-4: an ace never busts
         let is_ace = action >= VALUE_STEP;
-        let new = select_unpredictable(is_ace, chosen, self.params.new_value(c, self.value));
+        let new = select_unpredictable(
+            is_ace,
+            chosen,
+            self.cards.new_value(c, self.value, self.params.floor()),
+        );
         self.remove_from_hand(seat, c);
         self.pile[self.pile_len as usize] = c;
         self.pile_len += 1;
@@ -695,7 +723,7 @@ impl Hundred {
             self.finish_bust(seat);
         }
         self.action_count += 1;
-        if self.result.is_none() && self.action_count >= self.params.max_actions {
+        if self.action_count >= self.params.max_actions && self.result.is_none() {
             self.end(Reason::Cap);
         }
     }
@@ -1384,7 +1412,7 @@ impl Rules for Hundred {
     #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
         let playable = self.playable();
-        let aces = playable & self.params.cards().choosers;
+        let aces = playable & self.cards.choosers;
         let plain = playable & !aces;
         let plain_count = plain.count_ones() as usize;
         let values = LIMIT as usize + 1;
