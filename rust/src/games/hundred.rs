@@ -1421,8 +1421,12 @@ impl Rules for Hundred {
         let is_ace = r >= plain_count;
         let k = r.wrapping_sub(plain_count);
         let set = select_unpredictable(is_ace, aces, plain);
-        let index = select_unpredictable(is_ace, k / values, r);
-        let value_code = select_unpredictable(is_ace, (k % values + 1) as Action * VALUE_STEP, 0);
+        // `k / values` by comparisons, which do not wait for one another:
+        // there are at most 4 value-choosing aces.
+        let ace = (1..4).map(|i| usize::from(k >= i * values)).sum::<usize>();
+        let index = select_unpredictable(is_ace, ace, r);
+        let value = k.wrapping_sub(ace * values) + 1;
+        let value_code = select_unpredictable(is_ace, value as Action * VALUE_STEP, 0);
         let c = nth_card(set, index as u32, self.params.hand_size);
         Action::from(c) + value_code
     }
