@@ -16,9 +16,10 @@
 //! Representation: cards are `u8` codes 0..52 in canonical order (suit × 13 +
 //! rank); the hands share one fixed array (seat s from `s × hand_size`), stock and
 //! pile are fixed arrays (the stock stored top last, so a draw is a pop); the
-//! distinct cards of a hand form a 52-bit set, and static tables per `red_ace`
-//! give each card's effect and the set of cards safe on each value, so the
-//! playable cards are one AND; the active seats are a bit mask; an action is
+//! distinct cards of each hand form a 52-bit set kept along with the hand, and
+//! static tables per `red_ace` give each card's effect and the set of cards
+//! safe on each value, so the playable cards are one AND; the active seats are
+//! a bit mask, and each seat's next active seat either way a table; an action is
 //! `card + 64 × (X + 1)` for an ace choosing X, plain `card` otherwise. Nothing is
 //! allocated while playing except the history (sized for the game) and the final
 //! ranking.
@@ -33,6 +34,9 @@ use std::hint::select_unpredictable;
 
 /// Most seats at a table.
 pub const MAX_PLAYERS: usize = 12;
+/// The ring of the last plays' seats: a power of two (so the place of a play
+/// is a mask of its index) with room for a round of `MAX_PLAYERS`.
+const RECENT_RING: usize = 16;
 const MAX_CARDS: usize = 104;
 const LIMIT: i64 = 100;
 /// With `allow_negative` the rule book sets no floor; the engines stop the value
@@ -99,6 +103,21 @@ pub fn parse_card(text: &str) -> Option<u8> {
 
 fn codes(cards: &[u8]) -> Vec<String> {
     cards.iter().map(|&c| card_code(c)).collect()
+}
+
+/// The `k`-th lowest card of `set`, a set of at most `hand_size` cards. For a
+/// hand of up to 4 cards, clearing the lowest card `k` times (in a fixed
+/// number of branch-free steps) is shorter than the general select.
+#[inline(always)]
+fn nth_card(set: u64, k: u32, hand_size: usize) -> u32 {
+    if hand_size > 4 {
+        return nth_bit64(set, k);
+    }
+    let mut rest = set;
+    for step in 1..4 {
+        rest = select_unpredictable(step <= k, rest & rest.wrapping_sub(1), rest);
+    }
+    rest.trailing_zeros()
 }
 
 // ---------------------------------------------------------------------------
@@ -310,6 +329,7 @@ const fn effect(c: u8, red_ace: RedAce) -> Effect {
 }
 
 /// Per `red_ace` (in declaration order), the cards' effects and which cards choose a value.
+#[derive(Debug)]
 struct CardTable {
     effects: [Effect; 52],
     /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
@@ -353,10 +373,36 @@ static CARD_TABLES: [CardTable; 3] = [
     card_table(RedAce::Zero),
 ];
 
+impl CardTable {
+    /// The value after playing `c` (not a value-choosing ace) on `v`, not
+    /// below `floor`; above 100 busts.
+    #[inline]
+    fn new_value(&self, c: u8, v: i64, floor: i64) -> i64 {
+        let e = self.effects[c as usize];
+        (i64::from(e.mul) * v + i64::from(e.add)).max(floor)
+    }
+
+    /// The cards that do not bust on value `v` (§5.3), value-choosing aces included.
+    #[inline]
+    fn safe_cards(&self, v: i64) -> u64 {
+        self.safe[v.clamp(0, LIMIT) as usize]
+    }
+}
+
 impl Params {
     #[inline]
     fn cards(&self) -> &'static CardTable {
         &CARD_TABLES[self.red_ace as usize]
+    }
+
+    /// The lowest value a play can leave (HU-3).
+    #[inline]
+    fn floor(&self) -> i64 {
+        if self.allow_negative {
+            NEGATIVE_FLOOR
+        } else {
+            0
+        }
     }
 
     /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
@@ -368,19 +414,13 @@ impl Params {
     /// The value after playing `c` (not a value-choosing ace) on `v`; above 100 busts.
     #[inline]
     fn new_value(&self, c: u8, v: i64) -> i64 {
-        let e = self.cards().effects[c as usize];
-        let floor = if self.allow_negative {
-            NEGATIVE_FLOOR
-        } else {
-            0
-        };
-        (i64::from(e.mul) * v + i64::from(e.add)).max(floor)
+        self.cards().new_value(c, v, self.floor())
     }
 
     /// The cards that do not bust on value `v` (§5.3), value-choosing aces included.
     #[inline]
     fn safe_cards(&self, v: i64) -> u64 {
-        self.cards().safe[v.clamp(0, LIMIT) as usize]
+        self.cards().safe_cards(v)
     }
 }
 
@@ -417,12 +457,17 @@ impl Reason {
 #[derive(Debug, Clone)]
 pub struct Hundred {
     params: Params,
+    /// `params.cards()`, looked up once.
+    cards: &'static CardTable,
     rng: SplitMix64,
     chips: [i64; MAX_PLAYERS],
     /// Seat s's hand is `hands[s·hand_size ..]`: a hand never holds more than
     /// `hand_size` cards, and `hand_size·n < 52·decks` (§8) makes them all fit.
     hands: [u8; MAX_CARDS],
     hand_len: [u8; MAX_PLAYERS],
+    /// Per seat, the distinct cards of its hand (HU-13), kept up to date with
+    /// the hand so that the random bot need not gather them.
+    hand_sets: [u64; MAX_PLAYERS],
     /// Per hand slot, what every seat has seen that constrains its card (for
     /// [`Rules::resample`]): the stock generation it was received from
     /// (`generation` at the time) ...
@@ -430,6 +475,9 @@ pub struct Hundred {
     /// ... and, if it was held through a forced bust, the lowest value at which
     /// that happened ([`NO_BUST`] otherwise): the card busts at that value.
     slot_bust: [u8; MAX_CARDS],
+    /// One bit per seat whose hand may hold a slot with a bust mark (none
+    /// without its bit).
+    marked: u16,
     /// The stock's generation: +1 at each deal, and at each rebuild of a
     /// one-deck stock (with two decks a played code may come from either
     /// generation, so rebuilds are not told apart). Not in the JSON: a loaded
@@ -450,14 +498,14 @@ pub struct Hundred {
     elim_len: u8,
     action_count: u64,
     result: Option<(Reason, Vec<Vec<usize>>)>,
-    /// One bit per seat with chips (`chips[s] > 0`), for `next_active`.
+    /// One bit per seat with chips (`chips[s] > 0`); set with [`Self::set_active`].
     active: u16,
-    /// The last `recent_len` (≤ n) plays with their seats, a ring over the
-    /// first n entries: the next play goes to `recent_next`, which holds the
-    /// oldest play once the ring is full.
-    recent: [(u8, Action); MAX_PLAYERS],
-    recent_len: u8,
-    recent_next: u8,
+    /// `next_active` of every seat, clockwise at `2·seat + 1` and
+    /// counterclockwise at `2·seat`: it changes only when a seat drops out.
+    next_seat: [u8; 2 * MAX_PLAYERS],
+    /// Who made the plays, play j (`history[j]`) at `j % RECENT_RING`: the
+    /// last n of them with their actions make the observation's `recent`.
+    recent_seats: [u8; RECENT_RING],
     history: Vec<Action>,
 }
 
@@ -471,12 +519,15 @@ impl Hundred {
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
         let mut game = Hundred {
             params,
+            cards: params.cards(),
             rng: SplitMix64::new(seed),
             chips: [0; MAX_PLAYERS],
             hands: [0; MAX_CARDS],
             hand_len: [0; MAX_PLAYERS],
+            hand_sets: [0; MAX_PLAYERS],
             slot_gen: [0; MAX_CARDS],
             slot_bust: [NO_BUST; MAX_CARDS],
+            marked: 0,
             generation: 0,
             stock: [0; MAX_CARDS],
             stock_len: 0,
@@ -491,13 +542,13 @@ impl Hundred {
             elim_len: 0,
             action_count: 0,
             result: None,
-            active: (1 << params.players) - 1,
-            recent: [(0, 0); MAX_PLAYERS],
-            recent_len: 0,
-            recent_next: 0,
+            active: 0,
+            next_seat: [0; 2 * MAX_PLAYERS],
+            recent_seats: [0; RECENT_RING],
             history: Vec::with_capacity(history_capacity(&params)),
         };
         game.chips[..params.players].fill(params.chips);
+        game.set_active((1 << params.players) - 1);
         let mut cards = [0u8; MAX_CARDS];
         match deck {
             Some(given) => {
@@ -534,26 +585,38 @@ impl Hundred {
         self.n() - self.elim_len as usize
     }
 
-    /// The first active seat in seat+d, seat+2d, ... (§3.1). The active
-    /// seats twice over, as bits 0..2n, turn going round into one bit scan:
-    /// bits seat+1 ..= seat+n upwards, or seat+n-1 down to seat, hold every
-    /// seat once, in the order of play.
+    /// The first active seat in seat+d, seat+2d, ... (§3.1), looked up.
     #[inline]
     fn next_active(&self, seat: usize, dir: i8) -> usize {
+        self.next_seat[2 * seat + usize::from(dir > 0)] as usize
+    }
+
+    /// Sets the active seats and `next_active` of every seat.
+    fn set_active(&mut self, active: u16) {
+        self.active = active;
+        for seat in 0..self.n() {
+            for dir in [-1, 1] {
+                self.next_seat[2 * seat + usize::from(dir > 0)] =
+                    self.scan_next_active(seat, dir) as u8;
+            }
+        }
+    }
+
+    /// `next_active` from the active seats twice over, as bits 0..2n: bits
+    /// seat+1 ..= seat+n upwards, or seat+n-1 down to seat, hold every seat
+    /// once, in the order of play.
+    fn scan_next_active(&self, seat: usize, dir: i8) -> usize {
         let n = self.n();
         let twice = u32::from(self.active) | u32::from(self.active) << n;
         if twice == 0 {
             return seat;
         }
-        let up = seat + 1 + (twice >> (seat + 1)).trailing_zeros() as usize;
-        let down = 31 - (twice & ((1 << (seat + n)) - 1)).leading_zeros() as usize;
-        // Each 4 turns the direction: which way is played is hard to predict.
-        let at = select_unpredictable(dir > 0, up, down);
-        if at >= n {
-            at - n
+        let at = if dir > 0 {
+            seat + 1 + (twice >> (seat + 1)).trailing_zeros() as usize
         } else {
-            at
-        }
+            31 - (twice & ((1 << (seat + n)) - 1)).leading_zeros() as usize
+        };
+        at % n
     }
 
     /// §4.4: one card at a time from left of the dealer, over active seats.
@@ -563,6 +626,8 @@ impl Hundred {
         self.value = 0;
         self.pile_len = 0;
         self.hand_len = [0; MAX_PLAYERS];
+        self.hand_sets = [0; MAX_PLAYERS];
+        self.marked = 0;
         let first = self.next_active(self.dealer as usize, 1);
         let dealt = self.params.hand_size * self.active_count();
         let mut seat = first;
@@ -584,8 +649,16 @@ impl Hundred {
     }
 
     /// The distinct cards of a hand as a 52-bit set (HU-13).
+    #[inline]
     fn hand_set(&self, seat: usize) -> u64 {
-        self.hand(seat).iter().fold(0, |set, &c| set | 1 << c)
+        self.hand_sets[seat]
+    }
+
+    /// Sets `hand_sets` from the hands, after they were written directly.
+    fn refresh_hand_sets(&mut self) {
+        for seat in 0..self.n() {
+            self.hand_sets[seat] = self.hand(seat).iter().fold(0, |set, &c| set | 1 << c);
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -595,7 +668,7 @@ impl Hundred {
     /// The cards that do not bust now.
     #[inline]
     fn safe_now(&self) -> u64 {
-        self.params.safe_cards(self.value)
+        self.cards.safe_cards(self.value)
     }
 
     fn is_safe(&self, c: u8) -> bool {
@@ -623,29 +696,45 @@ impl Hundred {
     // §6.2 Resolution of a play
     // -----------------------------------------------------------------------
 
+    /// Inlined into the playout loop; a bust (one play in twenty) continues
+    /// out of line in [`Self::finish_bust`].
+    #[inline(always)]
     fn play(&mut self, action: Action) {
         let seat = self.current as usize;
         let c = (action % VALUE_STEP) as u8;
         self.remember(seat, action);
-        let new = if action >= VALUE_STEP {
-            (action / VALUE_STEP - 1) as i64 // HU-4: an ace never busts
-        } else {
-            self.params.new_value(c, self.value)
-        };
+        let chosen = (action / VALUE_STEP) as i64 - 1; // HU-4: an ace never busts
+        let is_ace = action >= VALUE_STEP;
+        let new = select_unpredictable(
+            is_ace,
+            chosen,
+            self.cards.new_value(c, self.value, self.params.floor()),
+        );
         self.remove_from_hand(seat, c);
-        if new > LIMIT && !self.params.allow_voluntary_bust {
-            self.mark_bust(seat); // a forced bust (HU-6)
-        }
         self.pile[self.pile_len as usize] = c;
         self.pile_len += 1;
         let four = FOURS >> c & 1 != 0;
         self.dir = select_unpredictable(four, -self.dir, self.dir); // HU-15
-        let mut redealt = false;
         if new <= LIMIT {
             self.value = new;
+            self.draw(seat);
+            self.current = self.next_active(seat, self.dir) as u8;
         } else {
-            redealt = self.bust(seat);
+            self.finish_bust(seat);
         }
+        self.action_count += 1;
+        if self.action_count >= self.params.max_actions && self.result.is_none() {
+            self.end(Reason::Cap);
+        }
+    }
+
+    /// Steps 3 to 7 of §6.2 for a play that busts.
+    #[inline(never)]
+    fn finish_bust(&mut self, seat: usize) {
+        if !self.params.allow_voluntary_bust {
+            self.mark_bust(seat); // a forced bust (HU-6)
+        }
+        let redealt = self.bust(seat);
         if self.is_active(seat) && !redealt {
             self.draw(seat);
         }
@@ -654,64 +743,83 @@ impl Hundred {
         } else if !redealt {
             self.current = self.next_active(seat, self.dir) as u8;
         }
-        self.action_count += 1;
-        if self.result.is_none() && self.action_count >= self.params.max_actions {
-            self.end(Reason::Cap);
-        }
     }
 
     fn remember(&mut self, seat: usize, action: Action) {
+        self.recent_seats[self.history.len() % RECENT_RING] = seat as u8;
         self.history.push(action);
-        let n = self.n() as u8;
-        let i = self.recent_next;
-        self.recent[i as usize] = (seat as u8, action);
-        self.recent_next = if i + 1 == n { 0 } else { i + 1 };
-        self.recent_len = (self.recent_len + 1).min(n);
     }
 
-    /// The recent plays with their seats, oldest first.
+    /// The last n plays (or all, if fewer) with their seats, oldest first.
     fn recent_pairs(&self) -> impl Iterator<Item = (u8, Action)> + '_ {
-        let (n, len) = (self.n(), self.recent_len as usize);
-        let oldest = if len < n {
-            0
-        } else {
-            self.recent_next as usize
-        };
-        (oldest..oldest + len).map(move |i| self.recent[i % n])
+        let len = self.history.len();
+        let first = len - len.min(self.n());
+        (first..len).map(move |j| (self.recent_seats[j % RECENT_RING], self.history[j]))
     }
 
     /// Removes the first copy of `c` from the hand, keeping the order (§2.3).
     /// Where the card sits is random, so the loops run over the whole hand
     /// and select rather than stop or start at the card.
-    #[inline]
+    #[inline(always)]
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
-        let len = self.hand_len[seat] as usize;
+        if self.marked >> seat & 1 != 0 {
+            self.remove_marked(seat, c);
+            return;
+        }
+        // No slot of the hand carries a bust mark: only cards and generations move.
         let start = seat * self.params.hand_size;
-        let hand = start..start + len;
-        let mut at = len;
-        let mut marks = NO_BUST;
-        let slots = self.hands[hand.clone()]
-            .iter()
-            .zip(&self.slot_bust[hand.clone()]);
-        for (i, (&x, &bust)) in slots.enumerate().rev() {
+        let hand = start..start + self.hand_len[seat] as usize;
+        let (cards, gens) = (&mut self.hands[hand.clone()], &mut self.slot_gen[hand]);
+        let Some(&last) = cards.last() else { return };
+        // One pass: from the card on, each slot takes the next slot's card.
+        let (mut found, mut copies) = (false, 0);
+        for j in 1..cards.len() {
+            let here = cards[j - 1] == c;
+            found |= here;
+            copies += u32::from(here);
+            cards[j - 1] = select_unpredictable(found, cards[j], cards[j - 1]);
+            gens[j - 1] = select_unpredictable(found, gens[j], gens[j - 1]);
+        }
+        found |= last == c;
+        copies += u32::from(last == c);
+        self.hand_len[seat] -= u8::from(found);
+        // With two decks the hand may keep another copy (HU-13).
+        self.hand_sets[seat] &= !(u64::from(copies == 1) << c);
+    }
+
+    /// `remove_from_hand` for a hand with bust marks, which move with their
+    /// cards and may have to be weakened ([`Self::ambiguous_slots`]); clears
+    /// the seat's `marked` bit if no mark is left.
+    #[inline(never)]
+    fn remove_marked(&mut self, seat: usize, c: u8) {
+        let start = seat * self.params.hand_size;
+        let len = self.hand_len[seat] as usize;
+        let (mut at, mut copies) = (len, 0);
+        for (i, &x) in self.hands[start..start + len].iter().enumerate().rev() {
             at = if x == c { i } else { at };
-            marks &= bust;
+            copies += usize::from(x == c);
         }
         if at == len {
             return;
         }
-        if marks != NO_BUST {
-            self.forget_ambiguous_busts(hand.clone(), start + at, c);
-        }
-        let cards = &mut self.hands[hand.clone()];
-        let (gens, busts) = (&mut self.slot_gen[hand.clone()], &mut self.slot_bust[hand]);
-        for j in 1..len {
-            let from = j - usize::from(j <= at);
-            cards[j - 1] = cards[from];
-            gens[j - 1] = gens[from];
-            busts[j - 1] = busts[from];
+        self.hand_sets[seat] &= !(u64::from(copies == 1) << c);
+        let (could, weakest) = self.ambiguous_slots(start..start + len, start + at, c);
+        // Each slot from the card on takes the next one's card, and the slots
+        // the card could have come from take the weakest of their marks.
+        let mut marks = NO_BUST;
+        for j in 0..len - 1 {
+            let from = j + usize::from(j >= at);
+            let bust = self.slot_bust[start + from];
+            let bust = select_unpredictable(could >> from & 1 != 0, weakest, bust);
+            self.hands[start + j] = self.hands[start + from];
+            self.slot_gen[start + j] = self.slot_gen[start + from];
+            self.slot_bust[start + j] = bust;
+            marks &= bust; // a mark (at most 100) clears the high bit of NO_BUST
         }
         self.hand_len[seat] -= 1;
+        if marks == NO_BUST {
+            self.marked &= !(1 << seat);
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -730,6 +838,7 @@ impl Hundred {
 
     /// A forced bust (HU-6) shows that every other card of the hand busts too.
     fn mark_bust(&mut self, seat: usize) {
+        self.marked |= 1 << seat;
         let v = self.value.clamp(0, LIMIT) as u8;
         let start = seat * self.params.hand_size;
         for b in &mut self.slot_bust[start..start + self.hand_len[seat] as usize] {
@@ -738,31 +847,23 @@ impl Hundred {
     }
 
     /// Before the card in slot `played` leaves the hand: the other seats see
-    /// the code, not the slot. If the slots it could have come from (same
-    /// generation, and a bust constraint it meets) carry different bust
-    /// constraints, which one is left is not known to them: those slots keep
-    /// only the weakest of the constraints.
-    fn forget_ambiguous_busts(&mut self, hand: std::ops::Range<usize>, played: usize, c: u8) {
+    /// the code, not the slot. The slots it could have come from (same
+    /// generation, and a bust constraint it meets), as bits from `hand.start`,
+    /// and the weakest of their constraints: which of them is left is not
+    /// known to the others, so each keeps only that one.
+    fn ambiguous_slots(&self, hand: std::ops::Range<usize>, played: usize, c: u8) -> (u64, u8) {
         let gen = self.slot_gen[played];
-        // Bit j: slot `hand.start + j` could be the one played. Bitwise `&`
-        // and `|` and selects, not short cuts: each test is hard to predict.
+        // Bitwise `&` and `|` and selects, not short cuts: each test is hard to predict.
         let mut could = 0u64;
-        let (mut low, mut high) = (NO_BUST, 0u8);
-        for (j, i) in hand.clone().enumerate() {
+        let mut weakest = 0u8;
+        for (j, i) in hand.enumerate() {
             let bust = self.slot_bust[i];
             let safe = self.params.safe_cards(i64::from(bust)) >> c & 1 != 0;
             let fits = (self.slot_gen[i] == gen) & ((bust == NO_BUST) | !safe);
             could |= u64::from(fits) << j;
-            low = select_unpredictable(fits, low.min(bust), low);
-            high = select_unpredictable(fits, high.max(bust), high);
+            weakest = select_unpredictable(fits & (bust > weakest), bust, weakest);
         }
-        if low != high {
-            for (j, i) in hand.enumerate() {
-                if could >> j & 1 != 0 {
-                    self.slot_bust[i] = high;
-                }
-            }
-        }
+        (could, weakest)
     }
 
     // -----------------------------------------------------------------------
@@ -800,7 +901,9 @@ impl Hundred {
         self.pile[..k].copy_from_slice(&self.hands[start..start + k]);
         self.pile_len += k as u8;
         self.hand_len[seat] = 0;
-        self.active &= !(1 << seat);
+        self.hand_sets[seat] = 0;
+        self.marked &= !(1 << seat);
+        self.set_active(self.active & !(1 << seat));
         self.elim[self.elim_len as usize] = seat as u8;
         self.elim_len += 1;
     }
@@ -849,6 +952,7 @@ impl Hundred {
         self.slot_gen[i] = self.generation;
         self.slot_bust[i] = NO_BUST;
         self.hand_len[seat] += 1;
+        self.hand_sets[seat] |= 1 << c;
     }
 
     // -----------------------------------------------------------------------
@@ -941,7 +1045,7 @@ impl Hundred {
             "\"chips\" must have one entry per seat".into()
         })?;
         g.chips[..n].copy_from_slice(&chips);
-        g.active = (0..n).filter(|&s| g.is_active(s)).map(|s| 1 << s).sum();
+        g.set_active((0..n).filter(|&s| g.is_active(s)).map(|s| 1 << s).sum());
         let hands = json::array(v, "hands")?;
         ensure(hands.len() == n, || {
             "\"hands\" must have one entry per seat".into()
@@ -952,6 +1056,7 @@ impl Hundred {
             g.hands[start..start + cards.len()].copy_from_slice(&cards);
             g.hand_len[s] = cards.len() as u8;
         }
+        g.refresh_hand_sets();
         let stock = card_list(json::field(v, "stock")?, "stock", MAX_CARDS)?;
         for (slot, &c) in g.stock.iter_mut().zip(stock.iter().rev()) {
             *slot = c;
@@ -1006,10 +1111,15 @@ impl Hundred {
             let items = pair.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
             let s = items[0].as_u64().ok_or_else(bad)?;
             let text = items[1].as_str().ok_or_else(bad)?;
-            self.recent[i] = (seat(s, self.n(), "recent")?, parse_history(text)?);
+            let j = (self.history.len() + i).wrapping_sub(pairs.len());
+            ensure(self.history.get(j) == Some(&parse_history(text)?), || {
+                "recent must pair the last actions of the history with their seats".into()
+            })?;
+            self.recent_seats[j % RECENT_RING] = seat(s, self.n(), "recent")?;
         }
-        self.recent_len = pairs.len() as u8;
-        self.recent_next = (pairs.len() % self.n()) as u8;
+        ensure(pairs.len() == self.n().min(self.history.len()), || {
+            "recent must pair the last actions of the history with their seats".into()
+        })?;
         Ok(())
     }
 
@@ -1085,12 +1195,6 @@ impl Hundred {
         }
         ensure(self.action_count == self.history.len() as u64, || {
             "action_count must equal the history length".into()
-        })?;
-        let k = self.recent_len as usize;
-        let tail = &self.history[self.history.len().saturating_sub(k)..];
-        let paired = self.recent_pairs().map(|(_, a)| a).eq(tail.iter().copied());
-        ensure(k == n.min(self.history.len()) && paired, || {
-            "recent must pair the last actions of the history with their seats".into()
         })?;
         match &self.result {
             None => {
@@ -1308,7 +1412,7 @@ impl Rules for Hundred {
     #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
         let playable = self.playable();
-        let aces = playable & self.params.cards().choosers;
+        let aces = playable & self.cards.choosers;
         let plain = playable & !aces;
         let plain_count = plain.count_ones() as usize;
         let values = LIMIT as usize + 1;
@@ -1316,17 +1420,15 @@ impl Rules for Hundred {
         // Selects, not branches: whether an ace is drawn is hard to predict.
         let is_ace = r >= plain_count;
         let k = r.wrapping_sub(plain_count);
-        let (set, index) = if is_ace {
-            (aces, k / values)
-        } else {
-            (plain, r)
-        };
-        let value_code = if is_ace {
-            (k % values + 1) as Action * VALUE_STEP
-        } else {
-            0
-        };
-        Action::from(nth_bit64(set, index as u32)) + value_code
+        let set = select_unpredictable(is_ace, aces, plain);
+        // `k / values` by comparisons, which do not wait for one another:
+        // there are at most 4 value-choosing aces.
+        let ace = (1..4).map(|i| usize::from(k >= i * values)).sum::<usize>();
+        let index = select_unpredictable(is_ace, ace, r);
+        let value = k.wrapping_sub(ace * values) + 1;
+        let value_code = select_unpredictable(is_ace, value as Action * VALUE_STEP, 0);
+        let c = nth_card(set, index as u32, self.params.hand_size);
+        Action::from(c) + value_code
     }
 
     const HAS_HEURISTIC: bool = true;
@@ -1484,6 +1586,7 @@ impl Rules for Hundred {
                 }
             }
         }
+        g.refresh_hand_sets();
         Ok(g)
     }
 
@@ -1631,6 +1734,7 @@ mod tests {
             g.hands[seat * g.params.hand_size + i] = parse_card(t).unwrap();
         }
         g.hand_len[seat] = cards.len() as u8;
+        g.refresh_hand_sets();
     }
 
     fn legal(g: &Hundred) -> Vec<String> {
@@ -1862,10 +1966,27 @@ mod tests {
                 g.apply_unchecked(buf[rng.bounded(buf.len() as u64) as usize]);
                 assert!(g.value <= LIMIT && g.value >= 0);
                 g.check_consistency().unwrap();
+                assert_derived_fields(&g);
             }
             assert!(g.action_count <= p.max_actions);
             let again = Hundred::from_json(p, &g.to_json()).unwrap();
             assert_eq!(again.to_json(), g.to_json());
+        }
+    }
+
+    /// The fields kept up to date along with others hold what they are derived from.
+    fn assert_derived_fields(g: &Hundred) {
+        let mut fresh = g.clone();
+        fresh.refresh_hand_sets();
+        fresh.set_active(g.active);
+        assert_eq!(
+            (g.hand_sets, g.next_seat),
+            (fresh.hand_sets, fresh.next_seat)
+        );
+        for seat in (0..g.n()).filter(|&s| g.marked >> s & 1 == 0) {
+            let start = seat * g.params.hand_size;
+            let busts = &g.slot_bust[start..start + g.hand_len[seat] as usize];
+            assert!(busts.iter().all(|&b| b == NO_BUST));
         }
     }
 
@@ -1931,6 +2052,7 @@ mod tests {
                         assert_eq!(legal(&r), legal(g));
                     }
                     r.check_consistency().unwrap();
+                    assert_derived_fields(&r);
                     let again = Hundred::from_json(p, &r.to_json()).unwrap();
                     assert_eq!(again.to_json(), r.to_json());
                     assert_ne!(r.rng.state, g.rng.state);
