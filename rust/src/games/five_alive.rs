@@ -361,20 +361,24 @@ impl Pile {
         &self.cards[..self.len as usize]
     }
     /// Where the first `card` is, 16 cards at a time: in `x = cards ^
-    /// card·0x0101..`, the card's bytes are zero, and the lowest byte that
-    /// `(x - 0x0101..) & !x & 0x8080..` flags is the first zero byte. The pile
-    /// must hold the card, so its first copy comes before any stale byte past
-    /// `len`: no length check. A hand rarely holds more than 16 cards, so the
-    /// loop rarely turns.
+    /// card·0x0101..`, the card's bytes are zero. Every byte is a kind (below
+    /// 0x80, stale bytes too), so in `(x | 0x8080..) - 0x0101..` no byte
+    /// borrows from the next, and exactly the zero bytes lose their high bit.
+    /// The pile must hold the card, so its first copy comes before any stale
+    /// byte past `len`: no length check. A hand rarely holds more than 16
+    /// cards, so the loop rarely turns.
     #[inline]
     fn position(&self, card: u8) -> usize {
         const ONES: u128 = u128::MAX / 255;
+        const HIGH: u128 = ONES << 7;
         debug_assert!(self.as_slice().contains(&card));
+        let half = u64::from(card) * (u64::MAX / 255);
+        let copies = u128::from(half) << 64 | u128::from(half);
         let mut at = 0;
         loop {
             let chunk: [u8; 16] = self.cards[at..at + 16].try_into().unwrap_or_default();
-            let x = u128::from_le_bytes(chunk) ^ (ONES * u128::from(card));
-            let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+            let x = u128::from_le_bytes(chunk) ^ copies;
+            let zero = !((x | HIGH) - ONES) & HIGH;
             if zero != 0 {
                 return at + zero.trailing_zeros() as usize / 8;
             }
