@@ -1086,12 +1086,19 @@ impl FiveAlive {
         } else {
             self.dealing_order(self.next_active(player, 1), 1)
         };
-        for &s in order.as_slice() {
-            self.hands[s as usize].clear();
-        }
+        // Card j goes to the (j mod A)-th of the A seats: each gets its card of
+        // every full pass round the table (as in a round's deal), and the
+        // first seats one more each from the short last pass.
         let seats = order.as_slice();
-        for (&card, &s) in gathered.as_slice().iter().zip(seats.iter().cycle()) {
-            self.hands[s as usize].push(card);
+        let passes = gathered.as_slice().chunks_exact(seats.len());
+        let last = passes.remainder();
+        for (i, &s) in seats.iter().enumerate() {
+            let hand = &mut self.hands[s as usize];
+            hand.clear();
+            hand.deal(passes.clone(), i);
+            if let Some(&card) = last.get(i) {
+                hand.push(card);
+            }
         }
     }
 
