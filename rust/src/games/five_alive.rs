@@ -361,20 +361,24 @@ impl Pile {
         &self.cards[..self.len as usize]
     }
     /// Where the first `card` is, 16 cards at a time: in `x = cards ^
-    /// card·0x0101..`, the card's bytes are zero, and the lowest byte that
-    /// `(x - 0x0101..) & !x & 0x8080..` flags is the first zero byte. The pile
-    /// must hold the card, so its first copy comes before any stale byte past
-    /// `len`: no length check. A hand rarely holds more than 16 cards, so the
-    /// loop rarely turns.
+    /// card·0x0101..`, the card's bytes are zero. Every byte is a kind (below
+    /// 0x80, stale bytes too), so in `(x | 0x8080..) - 0x0101..` no byte
+    /// borrows from the next, and exactly the zero bytes lose their high bit.
+    /// The pile must hold the card, so its first copy comes before any stale
+    /// byte past `len`: no length check. A hand rarely holds more than 16
+    /// cards, so the loop rarely turns.
     #[inline]
     fn position(&self, card: u8) -> usize {
         const ONES: u128 = u128::MAX / 255;
+        const HIGH: u128 = ONES << 7;
         debug_assert!(self.as_slice().contains(&card));
+        let half = u64::from(card) * (u64::MAX / 255);
+        let copies = u128::from(half) << 64 | u128::from(half);
         let mut at = 0;
         loop {
             let chunk: [u8; 16] = self.cards[at..at + 16].try_into().unwrap_or_default();
-            let x = u128::from_le_bytes(chunk) ^ (ONES * u128::from(card));
-            let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+            let x = u128::from_le_bytes(chunk) ^ copies;
+            let zero = !((x | HIGH) - ONES) & HIGH;
             if zero != 0 {
                 return at + zero.trailing_zeros() as usize / 8;
             }
@@ -509,6 +513,24 @@ impl Hand {
         }
         self.pile.len = len;
         self.kinds = kinds;
+    }
+    /// Takes the top `count` cards (1 or 2) of `draw`, which holds them. Two
+    /// are copied either way (the hand's slack takes one not taken): the count
+    /// costs no branch.
+    #[inline]
+    fn draw_from(&mut self, draw: &mut Pile, count: usize) {
+        debug_assert!((1..=2).contains(&count) && usize::from(draw.len) >= count);
+        let top = usize::from(draw.len) - 1;
+        let (first, second) = (draw.cards[top], draw.cards[top.saturating_sub(1)]);
+        let len = self.len();
+        self.pile.cards[len] = first;
+        self.pile.cards[len + 1] = second;
+        let second_taken = count as u8 - 1;
+        self.counts[usize::from(first)] += 1;
+        self.counts[usize::from(second)] += second_taken;
+        self.kinds |= 1 << first | u32::from(second_taken) << second;
+        self.pile.len += count as u8;
+        draw.len -= count as u8;
     }
     /// Removes the first copy of `card` (§2.3); the hand must hold one (a
     /// legal play, a Bomb answered with a 0).
@@ -853,6 +875,13 @@ impl FiveAlive {
         // only the player's hand can have run out.
         debug_assert!(self.goes_on());
         let next = self.card_effect(player, card);
+        self.pass_turn(player, next);
+    }
+
+    /// §6.1 steps 5-6 after a card that took no cards from others and cost
+    /// no life: the round ends if the player went out, else `next` plays.
+    #[inline(always)]
+    fn pass_turn(&mut self, player: usize, next: usize) {
         if self.hands[player].is_empty() {
             self.end_round(player, 1 << player);
         } else {
@@ -863,7 +892,14 @@ impl FiveAlive {
     /// `play_card` for D1, D2, REDEAL and BOMB, whose effects move cards.
     #[inline(never)]
     fn play_moving_card(&mut self, player: usize, card: u8) {
-        // The variant first: which of the four cards it is cannot be predicted.
+        // D1 and D2, two thirds of these cards, keep the total, cost no life
+        // and only add cards to the others' hands.
+        if card <= D2 {
+            self.make_others_draw(player, 1 + usize::from(card == D2));
+            self.pass_turn(player, self.next_active(player, self.dir));
+            return;
+        }
+        // The variant first: which of the two cards it is cannot be predicted.
         if self.params.optional_bomb && card == BOMB {
             self.start_optional_bomb(player);
             return;
@@ -940,18 +976,39 @@ impl FiveAlive {
         self.total = (self.total & TOTAL_KEEP[kind]) + TOTAL_ADD[kind];
     }
 
-    /// The effects of D1, D2, REDEAL and BOMB beyond the total.
+    /// D1 (`count` 1) and D2 (`count` 2): each target draws `count` cards, in
+    /// turn order (§6.2, §6.3). When the draw pile holds them all and every
+    /// other player is a target (nearly always), one loop over the seats with
+    /// no branch on the count or the pile.
+    #[inline]
+    fn make_others_draw(&mut self, player: usize, count: usize) {
+        let others = self.active_count() - 1;
+        let spared = self.params.team_play && !self.params.hit_teammates;
+        if spared || usize::from(self.draw.len) < count * others {
+            self.draw_one_by_one(player, count);
+            return;
+        }
+        let mut seat = player;
+        for _ in 0..others {
+            seat = self.next_active(seat, self.dir);
+            self.hands[seat].draw_from(&mut self.draw, count);
+        }
+    }
+
+    /// `make_others_draw` when the pile runs out on the way or teammates are
+    /// spared: one card at a time, rebuilding the pile when it is empty.
+    #[cold]
+    fn draw_one_by_one(&mut self, player: usize, count: usize) {
+        for &seat in self.targets(player).as_slice() {
+            for _ in 0..count {
+                self.draw_card(seat as usize);
+            }
+        }
+    }
+
+    /// The effects of REDEAL and BOMB beyond the total.
     fn move_cards(&mut self, player: usize, card: u8, batch: &mut Seats) {
         match card {
-            D1 | D2 => {
-                let twice = card == D2;
-                for &seat in self.targets(player).as_slice() {
-                    self.draw_card(seat as usize);
-                    if twice {
-                        self.draw_card(seat as usize);
-                    }
-                }
-            }
             REDEAL => {
                 if !self.hands[player].is_empty() {
                     self.redeal(player);
@@ -1029,12 +1086,19 @@ impl FiveAlive {
         } else {
             self.dealing_order(self.next_active(player, 1), 1)
         };
-        for &s in order.as_slice() {
-            self.hands[s as usize].clear();
-        }
+        // Card j goes to the (j mod A)-th of the A seats: each gets its card of
+        // every full pass round the table (as in a round's deal), and the
+        // first seats one more each from the short last pass.
         let seats = order.as_slice();
-        for (&card, &s) in gathered.as_slice().iter().zip(seats.iter().cycle()) {
-            self.hands[s as usize].push(card);
+        let passes = gathered.as_slice().chunks_exact(seats.len());
+        let last = passes.remainder();
+        for (i, &s) in seats.iter().enumerate() {
+            let hand = &mut self.hands[s as usize];
+            hand.clear();
+            hand.deal(passes.clone(), i);
+            if let Some(&card) = last.get(i) {
+                hand.push(card);
+            }
         }
     }
 
