@@ -364,3 +364,36 @@ def test_bench_native_keeps_every_game_and_the_fastest_full_size_batch():
     assert rate.actions == 10 * rate.games
     assert rate.fastest_ns_per_action == pytest.approx(1e9 * 0.032 / 640)
     assert rate.ns_per_action > rate.fastest_ns_per_action
+
+
+def test_bench_measures_one_and_every_thread_in_turns():
+    from itertools import groupby
+
+    from cardref import bench
+
+    class FakeGame:
+        """A batch of g games takes g ms on one thread and g/2 ms on more,
+        except that the machine is twice as slow until the first
+        every-thread batch: measured one after the other, every one-thread
+        batch would come from the slow minutes."""
+
+        players = 2
+
+        def __init__(self):
+            self.calls = []
+
+        def simulate(self, bots, games, seed, threads):
+            slow = 2 if all(t == 1 for t, _, _ in self.calls) and threads == 1 else 1
+            self.calls.append((threads, games, seed))
+            seconds = games / 1000 / (1 if threads == 1 else 2) * slow
+            return {"games": games, "actions": 10 * games, "seconds": seconds}
+
+    game = FakeGame()
+    one, every = bench.native_in_turns(game, budget=0.6, seed=0)
+    assert [t for t, _ in groupby(t for t, _, _ in game.calls)] == [1, None, 1, None]
+    assert one.games == sum(g for t, g, _ in game.calls if t == 1)
+    assert every.games == sum(g for t, g, _ in game.calls if t is None)
+    assert one.best_ns_per_action / every.best_ns_per_action == pytest.approx(2)
+    # The second pass deals new games: no seed is used twice by one-thread batches.
+    seeds = [s for t, _, s in game.calls if t == 1]
+    assert len(set(seeds)) == len(seeds)
