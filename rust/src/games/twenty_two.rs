@@ -2393,6 +2393,23 @@ mod tests {
     }
 
     #[test]
+    fn action_texts_name_every_card_and_read_back() {
+        for c in 0..52u32 {
+            let text = TwentyTwo::action_text(PLAY | 1 << c);
+            assert_eq!(text, format!("play {}", CARD_CODES[c as usize]));
+        }
+        let all = (1u64 << 52) - 1;
+        let text = TwentyTwo::action_text(DISCARD | all);
+        assert_eq!(text.split(' ').count(), 53);
+        assert!(
+            text.contains(" 9S 10C 10D ") && text.ends_with(" AS"),
+            "{text}"
+        );
+        assert_eq!(TwentyTwo::parse_action(&text), Some(DISCARD | all));
+        assert_eq!(TwentyTwo::action_text(DISCARD), "discard");
+    }
+
+    #[test]
     fn variants_are_checked() {
         assert!(params(3, &[("tied_dealer", Param::Str("first".into()))]).is_ok());
         let bad = [
