@@ -1333,14 +1333,18 @@ impl FiveAlive {
     /// FA-26: past `max_actions` the game ends; a pending Bomb is dropped.
     #[inline]
     fn check_cap(&mut self) {
-        // The count first: it is below the cap nearly always.
-        if self.action_count >= self.params.max_actions && self.phase != Phase::GameOver {
+        // The count only: it is below the cap nearly always, and the phase
+        // is looked at out of line.
+        if self.action_count >= self.params.max_actions {
             self.end_at_cap();
         }
     }
 
     #[cold]
     fn end_at_cap(&mut self) {
+        if self.phase == Phase::GameOver {
+            return;
+        }
         if let Some(bomb) = self.pending {
             if bomb.eliminated.len > 0 {
                 self.elimination_log.push(bomb.eliminated);
