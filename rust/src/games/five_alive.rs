@@ -505,9 +505,9 @@ impl Hand {
         for (to, pass) in self.pile.cards.iter_mut().zip(passes) {
             let card = pass[seat];
             *to = card;
-            if let Some(count) = self.counts.get_mut(usize::from(card)) {
-                *count += 1;
-            }
+            // Indexed, not `get_mut`: a card is a kind, so the check never
+            // fails, and the loop body stays one block with no jump.
+            self.counts[usize::from(card)] += 1;
             kinds |= 1 << card;
             len += 1;
         }
@@ -1333,14 +1333,18 @@ impl FiveAlive {
     /// FA-26: past `max_actions` the game ends; a pending Bomb is dropped.
     #[inline]
     fn check_cap(&mut self) {
-        // The count first: it is below the cap nearly always.
-        if self.action_count >= self.params.max_actions && self.phase != Phase::GameOver {
+        // The count only: it is below the cap nearly always, and the phase
+        // is looked at out of line.
+        if self.action_count >= self.params.max_actions {
             self.end_at_cap();
         }
     }
 
     #[cold]
     fn end_at_cap(&mut self) {
+        if self.phase == Phase::GameOver {
+            return;
+        }
         if let Some(bomb) = self.pending {
             if bomb.eliminated.len > 0 {
                 self.elimination_log.push(bomb.eliminated);
