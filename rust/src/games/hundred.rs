@@ -14,7 +14,8 @@
 //! `max_actions` caps the game (HU-18).
 //!
 //! Representation: cards are `u8` codes 0..52 in canonical order (suit × 13 +
-//! rank); the hands share one fixed array (seat s from `s × hand_size`), stock and
+//! rank); the hands share one fixed array (seat s from `s × stride`, the stride 8
+//! for hands of up to 8 cards, so that each is one 8-byte word), stock and
 //! pile are fixed arrays (the stock stored top last, so a draw is a pop); the
 //! distinct cards of each hand form a 52-bit set kept along with the hand, and
 //! static tables per `red_ace` give each card's effect and the set of cards
@@ -118,6 +119,45 @@ fn nth_card(set: u64, k: u32, hand_size: usize) -> u32 {
         rest = select_unpredictable(step <= k, rest & rest.wrapping_sub(1), rest);
     }
     rest.trailing_zeros()
+}
+
+/// The bytes of a hand word: a hand of up to this many cards takes a word of its own.
+const WORD: usize = 8;
+/// One in every byte of a word.
+const BYTES_ONE: u64 = 0x0101_0101_0101_0101;
+
+/// How far apart the seats' hands lie in `hands`: 8 for hands of up to 8
+/// cards, so that a hand is one word that no other seat's hand shares (a
+/// store to it never half-covers a later load of the next seat's word),
+/// else `hand_size`.
+fn hand_stride(hand_size: usize) -> usize {
+    hand_size.max(WORD)
+}
+
+/// The 8 bytes of `slots` from `start` as one word, the first in the low byte.
+#[inline(always)]
+fn read_word(slots: &[u8], start: usize) -> u64 {
+    let bytes: [u8; WORD] = slots[start..start + WORD].try_into().unwrap();
+    u64::from_le_bytes(bytes)
+}
+
+#[inline(always)]
+fn write_word(slots: &mut [u8], start: usize, word: u64) {
+    slots[start..start + WORD].copy_from_slice(&word.to_le_bytes());
+}
+
+/// The high bit of every byte of `word` equal to `c`. Cards are below 0x80,
+/// so no byte's sum carries into the next.
+#[inline(always)]
+fn bytes_equal(word: u64, c: u8) -> u64 {
+    let x = word ^ (BYTES_ONE * u64::from(c));
+    !x.wrapping_add(0x7f * BYTES_ONE) & (0x80 * BYTES_ONE)
+}
+
+/// `word` with each of the `moved` bytes taking the next byte's value.
+#[inline(always)]
+fn shift_down(word: u64, moved: u64) -> u64 {
+    word & !moved | word >> 8 & moved
 }
 
 // ---------------------------------------------------------------------------
@@ -461,9 +501,12 @@ pub struct Hundred {
     cards: &'static CardTable,
     rng: SplitMix64,
     chips: [i64; MAX_PLAYERS],
-    /// Seat s's hand is `hands[s·hand_size ..]`: a hand never holds more than
-    /// `hand_size` cards, and `hand_size·n < 52·decks` (§8) makes them all fit.
+    /// Seat s's hand is `hands[s·stride ..]`: a hand never holds more than
+    /// `hand_size` cards, and `hand_size·n < 52·decks` (§8), or `8·n` with
+    /// n at most 12, makes them all fit.
     hands: [u8; MAX_CARDS],
+    /// [`hand_stride`] of `params`, kept at hand.
+    stride: usize,
     hand_len: [u8; MAX_PLAYERS],
     /// Per seat, the distinct cards of its hand (HU-13), kept up to date with
     /// the hand so that the random bot need not gather them.
@@ -520,6 +563,7 @@ impl Hundred {
         let mut game = Hundred {
             params,
             cards: params.cards(),
+            stride: hand_stride(params.hand_size),
             rng: SplitMix64::new(seed),
             chips: [0; MAX_PLAYERS],
             hands: [0; MAX_CARDS],
@@ -643,8 +687,14 @@ impl Hundred {
         self.current = first as u8;
     }
 
+    /// Where seat's hand starts in `hands`, `slot_gen` and `slot_bust`.
+    #[inline]
+    fn hand_start(&self, seat: usize) -> usize {
+        seat * self.stride
+    }
+
     fn hand(&self, seat: usize) -> &[u8] {
-        let start = seat * self.params.hand_size;
+        let start = self.hand_start(seat);
         &self.hands[start..start + self.hand_len[seat] as usize]
     }
 
@@ -758,20 +808,49 @@ impl Hundred {
     }
 
     /// Removes the first copy of `c` from the hand, keeping the order (§2.3).
-    /// Where the card sits is random, so the loops run over the whole hand
-    /// and select rather than stop or start at the card.
+    /// Where the card sits is random, so the slots are moved without
+    /// branching on it. Without a bust mark in the hand (no `marked` bit),
+    /// only cards and generations move.
     #[inline(always)]
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
         if self.marked >> seat & 1 != 0 {
             self.remove_marked(seat, c);
-            return;
+        } else if self.stride == WORD {
+            self.remove_from_word(seat, c);
+        } else {
+            self.remove_from_slots(seat, c);
         }
-        // No slot of the hand carries a bust mark: only cards and generations move.
-        let start = seat * self.params.hand_size;
+    }
+
+    /// `remove_from_hand` for an unmarked hand of up to 8 cards, one word of
+    /// `hands` and one of `slot_gen`: the card found and the slots from it on
+    /// moved down by word operations, not a loop over the slots. The hand's
+    /// last slot keeps its old byte, as in [`Self::remove_from_slots`].
+    #[inline(always)]
+    fn remove_from_word(&mut self, seat: usize, c: u8) {
+        let start = self.hand_start(seat);
+        let len = u32::from(self.hand_len[seat]);
+        let held = u64::MAX.checked_shr(64 - 8 * len).unwrap_or(0);
+        let cards = read_word(&self.hands, start);
+        let copies = bytes_equal(cards, c) & held;
+        // The bytes from the first copy to the one before the last move down.
+        let before_first = (copies & copies.wrapping_neg()).wrapping_sub(1) >> 7;
+        let moved = held >> 8 & !before_first;
+        write_word(&mut self.hands, start, shift_down(cards, moved));
+        let gens = read_word(&self.slot_gen, start);
+        write_word(&mut self.slot_gen, start, shift_down(gens, moved));
+        self.hand_len[seat] -= u8::from(copies != 0);
+        // With two decks the hand may keep another copy (HU-13).
+        self.hand_sets[seat] &= !(u64::from(copies.is_power_of_two()) << c);
+    }
+
+    /// `remove_from_hand` for an unmarked hand of more than 8 cards: one pass
+    /// in which, from the card on, each slot takes the next slot's card.
+    fn remove_from_slots(&mut self, seat: usize, c: u8) {
+        let start = self.hand_start(seat);
         let hand = start..start + self.hand_len[seat] as usize;
         let (cards, gens) = (&mut self.hands[hand.clone()], &mut self.slot_gen[hand]);
         let Some(&last) = cards.last() else { return };
-        // One pass: from the card on, each slot takes the next slot's card.
         let (mut found, mut copies) = (false, 0);
         for j in 1..cards.len() {
             let here = cards[j - 1] == c;
@@ -792,7 +871,7 @@ impl Hundred {
     /// the seat's `marked` bit if no mark is left.
     #[inline(never)]
     fn remove_marked(&mut self, seat: usize, c: u8) {
-        let start = seat * self.params.hand_size;
+        let start = self.hand_start(seat);
         let len = self.hand_len[seat] as usize;
         let (mut at, mut copies) = (len, 0);
         for (i, &x) in self.hands[start..start + len].iter().enumerate().rev() {
@@ -840,7 +919,7 @@ impl Hundred {
     fn mark_bust(&mut self, seat: usize) {
         self.marked |= 1 << seat;
         let v = self.value.clamp(0, LIMIT) as u8;
-        let start = seat * self.params.hand_size;
+        let start = self.hand_start(seat);
         for b in &mut self.slot_bust[start..start + self.hand_len[seat] as usize] {
             *b = (*b).min(v);
         }
@@ -897,7 +976,7 @@ impl Hundred {
         let k = self.hand_len[seat] as usize;
         let len = self.pile_len as usize;
         self.pile.copy_within(0..len, k);
-        let start = seat * self.params.hand_size;
+        let start = self.hand_start(seat);
         self.pile[..k].copy_from_slice(&self.hands[start..start + k]);
         self.pile_len += k as u8;
         self.hand_len[seat] = 0;
@@ -947,7 +1026,7 @@ impl Hundred {
 
     /// Appends a card received to the end of the hand (§2.3).
     fn push_to_hand(&mut self, seat: usize, c: u8) {
-        let i = seat * self.params.hand_size + self.hand_len[seat] as usize;
+        let i = self.hand_start(seat) + self.hand_len[seat] as usize;
         self.hands[i] = c;
         self.slot_gen[i] = self.generation;
         self.slot_bust[i] = NO_BUST;
@@ -1052,7 +1131,7 @@ impl Hundred {
         })?;
         for (s, h) in hands.iter().enumerate() {
             let cards = card_list(h, "hands", params.hand_size)?;
-            let start = s * params.hand_size;
+            let start = g.hand_start(s);
             g.hands[start..start + cards.len()].copy_from_slice(&cards);
             g.hand_len[s] = cards.len() as u8;
         }
@@ -1529,11 +1608,10 @@ impl Rules for Hundred {
         if seat >= n {
             return Ok(g);
         }
-        let hs = self.params.hand_size;
         let hidden_slots = || {
-            (0..n)
-                .filter(move |&s| s != seat)
-                .flat_map(move |s| s * hs..s * hs + self.hand_len[s] as usize)
+            (0..n).filter(move |&s| s != seat).flat_map(move |s| {
+                self.hand_start(s)..self.hand_start(s) + self.hand_len[s] as usize
+            })
         };
         let mut done = [false; 256];
         let gens = hidden_slots()
@@ -1731,7 +1809,7 @@ mod tests {
 
     fn set_hand(g: &mut Hundred, seat: usize, cards: &[&str]) {
         for (i, t) in cards.iter().enumerate() {
-            g.hands[seat * g.params.hand_size + i] = parse_card(t).unwrap();
+            g.hands[g.hand_start(seat) + i] = parse_card(t).unwrap();
         }
         g.hand_len[seat] = cards.len() as u8;
         g.refresh_hand_sets();
@@ -1984,7 +2062,7 @@ mod tests {
             (fresh.hand_sets, fresh.next_seat)
         );
         for seat in (0..g.n()).filter(|&s| g.marked >> s & 1 == 0) {
-            let start = seat * g.params.hand_size;
+            let start = g.hand_start(seat);
             let busts = &g.slot_bust[start..start + g.hand_len[seat] as usize];
             assert!(busts.iter().all(|&b| b == NO_BUST));
         }
@@ -2007,7 +2085,7 @@ mod tests {
     fn generation_cards(g: &Hundred, seat: usize, gen: u8) -> [usize; 52] {
         let mut counts = [0; 52];
         for s in (0..g.n()).filter(|&s| s != seat) {
-            let start = s * g.params.hand_size;
+            let start = g.hand_start(s);
             for i in start..start + g.hand_len[s] as usize {
                 if g.slot_gen[i] == gen {
                     counts[g.hands[i] as usize] += 1;
@@ -2069,9 +2147,9 @@ mod tests {
                             (r.slot_gen[i], r.slot_bust[i]),
                             (g.slot_gen[i], g.slot_bust[i])
                         );
-                        let s = i / p.hand_size;
+                        let s = i / g.stride;
                         if s < g.n()
-                            && i % p.hand_size < g.hand_len[s] as usize
+                            && i % g.stride < g.hand_len[s] as usize
                             && g.slot_bust[i] != NO_BUST
                         {
                             assert!(r.busts_at(r.hands[i], r.slot_bust[i]));
@@ -2127,7 +2205,7 @@ mod tests {
         set_hand(&mut g, 1, &["7H", "6S", "QC"]);
         g.apply_checked("play 6S").unwrap();
         // Seat 1 keeps 7H and QC, both busting at 96, and draws a card.
-        let start = g.params.hand_size;
+        let start = g.hand_start(1);
         assert_eq!(g.slot_bust[start..start + 3], [96, 96, NO_BUST]);
         for k in 0..50 {
             let r = g.resample(0, &mut SplitMix64::new(k)).unwrap();
