@@ -125,6 +125,16 @@ fn nth_card(set: u64, k: u32, hand_size: usize) -> u32 {
 const WORD: usize = 8;
 /// One in every byte of a word.
 const BYTES_ONE: u64 = 0x0101_0101_0101_0101;
+/// Per hand length 0..=8, the bytes of a hand word holding its cards.
+const HELD: [u64; WORD + 1] = {
+    let mut held = [0; WORD + 1];
+    let mut len = 1;
+    while len <= WORD {
+        held[len] = u64::MAX >> (64 - 8 * len);
+        len += 1;
+    }
+    held
+};
 
 /// How far apart the seats' hands lie in `hands`: 8 for hands of up to 8
 /// cards, so that a hand is one word that no other seat's hand shares (a
@@ -371,7 +381,9 @@ const fn effect(c: u8, red_ace: RedAce) -> Effect {
 /// Per `red_ace` (in declaration order), the cards' effects and which cards choose a value.
 #[derive(Debug)]
 struct CardTable {
-    effects: [Effect; 52],
+    /// Indexed by a card, 64 entries (the last 12 unused) so that a card
+    /// taken from an action (`action % 64`) needs no bounds check.
+    effects: [Effect; VALUE_STEP as usize],
     /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
     choosers: u64,
     /// Per value 0..=100, the cards that do not bust on it: a value-choosing
@@ -382,7 +394,7 @@ struct CardTable {
 
 const fn card_table(red_ace: RedAce) -> CardTable {
     let mut t = CardTable {
-        effects: [Effect { mul: 0, add: 0 }; 52],
+        effects: [Effect { mul: 0, add: 0 }; VALUE_STEP as usize],
         choosers: 0,
         safe: [0; LIMIT as usize + 1],
     };
@@ -507,6 +519,8 @@ pub struct Hundred {
     hands: [u8; MAX_CARDS],
     /// [`hand_stride`] of `params`, kept at hand.
     stride: usize,
+    /// `params.floor()`, kept at hand.
+    floor: i64,
     hand_len: [u8; MAX_PLAYERS],
     /// Per seat, the distinct cards of its hand (HU-13), kept up to date with
     /// the hand so that the random bot need not gather them.
@@ -564,6 +578,7 @@ impl Hundred {
             params,
             cards: params.cards(),
             stride: hand_stride(params.hand_size),
+            floor: params.floor(),
             rng: SplitMix64::new(seed),
             chips: [0; MAX_PLAYERS],
             hands: [0; MAX_CARDS],
@@ -758,7 +773,7 @@ impl Hundred {
         let new = select_unpredictable(
             is_ace,
             chosen,
-            self.cards.new_value(c, self.value, self.params.floor()),
+            self.cards.new_value(c, self.value, self.floor),
         );
         self.remove_from_hand(seat, c);
         self.pile[self.pile_len as usize] = c;
@@ -773,7 +788,16 @@ impl Hundred {
             self.finish_bust(seat);
         }
         self.action_count += 1;
-        if self.action_count >= self.params.max_actions && self.result.is_none() {
+        if self.action_count >= self.params.max_actions {
+            self.reach_cap();
+        }
+    }
+
+    /// §7.3: the cap ends a game not over yet.
+    #[cold]
+    #[inline(never)]
+    fn reach_cap(&mut self) {
+        if self.result.is_none() {
             self.end(Reason::Cap);
         }
     }
@@ -829,8 +853,8 @@ impl Hundred {
     #[inline(always)]
     fn remove_from_word(&mut self, seat: usize, c: u8) {
         let start = self.hand_start(seat);
-        let len = u32::from(self.hand_len[seat]);
-        let held = u64::MAX.checked_shr(64 - 8 * len).unwrap_or(0);
+        let len = usize::from(self.hand_len[seat]);
+        let held = HELD[len];
         let cards = read_word(&self.hands, start);
         let copies = bytes_equal(cards, c) & held;
         // The bytes from the first copy to the one before the last move down.
