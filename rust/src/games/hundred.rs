@@ -164,6 +164,37 @@ fn bytes_equal(word: u64, c: u8) -> u64 {
     !x.wrapping_add(0x7f * BYTES_ONE) & (0x80 * BYTES_ONE)
 }
 
+/// The high bit of every byte of `word` equal to `b`, for any bytes.
+#[inline(always)]
+fn bytes_equal_any(word: u64, b: u8) -> u64 {
+    let x = word ^ (BYTES_ONE * u64::from(b));
+    let low = 0x7f * BYTES_ONE;
+    !((x & low).wrapping_add(low) | x) & (0x80 * BYTES_ONE)
+}
+
+/// The high bit of every byte of `word` above `b`, for bytes up to 100 or
+/// [`NO_BUST`] and `b` up to 100: with the high bit set first, no byte's
+/// difference borrows from the next.
+#[inline(always)]
+fn bytes_above(word: u64, b: u8) -> u64 {
+    let high = 0x80 * BYTES_ONE;
+    (word | high).wrapping_sub(BYTES_ONE * (u64::from(b) + 1)) & high
+}
+
+/// The largest byte of `word`, for bytes below 0x80: halves compared byte
+/// by byte (with the high bit set first, no difference borrows), three times.
+#[inline(always)]
+fn largest_byte(mut word: u64) -> u64 {
+    let high = 0x80 * BYTES_ONE;
+    for shift in [32, 16, 8] {
+        let other = word >> shift;
+        let keep = ((word | high).wrapping_sub(other) & high) >> 7;
+        let keep = keep * 0xff;
+        word = word & keep | other & !keep;
+    }
+    word & 0xff
+}
+
 /// `word` with each of the `moved` bytes taking the next byte's value.
 #[inline(always)]
 fn shift_down(word: u64, moved: u64) -> u64 {
@@ -390,6 +421,9 @@ struct CardTable {
     /// ace, or a card whose new value is at most 100. (Below 0, with
     /// `allow_negative`, no card busts, as on 0.)
     safe: [u64; LIMIT as usize + 1],
+    /// Per card, the highest value it does not bust on: a card's new value
+    /// grows with the value, so it busts exactly on the values above.
+    last_safe: [u8; 52],
 }
 
 const fn card_table(red_ace: RedAce) -> CardTable {
@@ -397,6 +431,7 @@ const fn card_table(red_ace: RedAce) -> CardTable {
         effects: [Effect { mul: 0, add: 0 }; VALUE_STEP as usize],
         choosers: 0,
         safe: [0; LIMIT as usize + 1],
+        last_safe: [0; 52],
     };
     let mut c = 0;
     while c < 52 {
@@ -411,6 +446,7 @@ const fn card_table(red_ace: RedAce) -> CardTable {
         while v <= LIMIT {
             if chooses || e.mul as i64 * v + e.add as i64 <= LIMIT {
                 t.safe[v as usize] |= 1 << c;
+                t.last_safe[c as usize] = v as u8;
             }
             v += 1;
         }
@@ -837,12 +873,12 @@ impl Hundred {
     /// only cards and generations move.
     #[inline(always)]
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
-        if self.marked >> seat & 1 != 0 {
-            self.remove_marked(seat, c);
-        } else if self.stride == WORD {
-            self.remove_from_word(seat, c);
-        } else {
-            self.remove_from_slots(seat, c);
+        let marked = self.marked >> seat & 1 != 0;
+        match (self.stride == WORD, marked) {
+            (true, false) => self.remove_from_word(seat, c),
+            (true, true) => self.remove_marked_word(seat, c),
+            (false, false) => self.remove_from_slots(seat, c),
+            (false, true) => self.remove_marked(seat, c),
         }
     }
 
@@ -868,6 +904,52 @@ impl Hundred {
         self.hand_sets[seat] &= !(u64::from(copies.is_power_of_two()) << c);
     }
 
+    /// [`Self::remove_marked`] for a hand of up to 8 cards, by word
+    /// operations on its card, generation and bust words, as in
+    /// [`Self::remove_from_word`]; the tests of [`Self::ambiguous_slots`]
+    /// are made on all slots at once.
+    #[inline(never)]
+    fn remove_marked_word(&mut self, seat: usize, c: u8) {
+        let start = self.hand_start(seat);
+        let len = usize::from(self.hand_len[seat]);
+        let held = HELD[len];
+        let cards = read_word(&self.hands, start);
+        let copies = bytes_equal(cards, c) & held;
+        if copies == 0 {
+            return;
+        }
+        let first = copies & copies.wrapping_neg();
+        let (gens, busts) = (
+            read_word(&self.slot_gen, start),
+            read_word(&self.slot_bust, start),
+        );
+        // The slots the card could have come from: its generation, and
+        // unmarked or marked at a value it busts on.
+        let gen = (gens >> (first.trailing_zeros() - 7)) as u8;
+        let last_safe = self.cards.last_safe[usize::from(c)];
+        let could = bytes_equal_any(gens, gen) & bytes_above(busts, last_safe) & held;
+        let could = (could >> 7) * 0xff; // whole bytes
+        let unmarked = busts & could & (0x80 * BYTES_ONE) != 0;
+        let weakest = select_unpredictable(
+            unmarked,
+            u64::from(NO_BUST),
+            largest_byte(busts & could & (0x7f * BYTES_ONE)),
+        );
+        let busts = busts & !could | (BYTES_ONE * weakest) & could;
+        let kept = held >> 8;
+        let moved = kept & !(first.wrapping_sub(1) >> 7);
+        write_word(&mut self.hands, start, shift_down(cards, moved));
+        write_word(&mut self.slot_gen, start, shift_down(gens, moved));
+        let old_busts = read_word(&self.slot_bust, start);
+        let busts = old_busts & !kept | shift_down(busts, moved) & kept;
+        write_word(&mut self.slot_bust, start, busts);
+        self.hand_len[seat] -= 1;
+        self.hand_sets[seat] &= !(u64::from(copies.is_power_of_two()) << c);
+        // A mark (at most 100) has the high bit clear.
+        let no_mark = !busts & kept & (0x80 * BYTES_ONE) == 0;
+        self.marked &= !(u16::from(no_mark) << seat);
+    }
+
     /// `remove_from_hand` for an unmarked hand of more than 8 cards: one pass
     /// in which, from the card on, each slot takes the next slot's card.
     fn remove_from_slots(&mut self, seat: usize, c: u8) {
@@ -890,7 +972,8 @@ impl Hundred {
         self.hand_sets[seat] &= !(u64::from(copies == 1) << c);
     }
 
-    /// `remove_from_hand` for a hand with bust marks, which move with their
+    /// `remove_from_hand` for a hand with bust marks (of more than 8 cards, and
+    /// the reference for [`Self::remove_marked_word`]), which move with their
     /// cards and may have to be weakened ([`Self::ambiguous_slots`]); clears
     /// the seat's `marked` bit if no mark is left.
     #[inline(never)]
@@ -2281,6 +2364,46 @@ mod tests {
         assert!(g
             .sample_from_observation(&wrong, &mut SplitMix64::new(1))
             .is_err());
+    }
+
+    /// The word removals leave the hands, generations, marks and sets as the
+    /// slot by slot ones do.
+    #[test]
+    fn word_removals_match_slot_removals() {
+        for given in [
+            vec![],
+            vec![("num_decks", Param::Int(2))],
+            vec![("red_ace", Param::Str("choose".into()))],
+        ] {
+            for seed in 0..40 {
+                let mut g = Hundred::new(params(5, &given), seed, None).unwrap();
+                let mut rng = SplitMix64::new(seed);
+                while !g.is_terminal() {
+                    let a = g.random_action(&mut rng, &mut Vec::new());
+                    let (seat, c) = (g.current as usize, (a % VALUE_STEP) as u8);
+                    let (mut by_words, mut by_slots) = (g.clone(), g.clone());
+                    if g.marked >> seat & 1 != 0 {
+                        by_words.remove_marked_word(seat, c);
+                        by_slots.remove_marked(seat, c);
+                    } else {
+                        by_words.remove_from_word(seat, c);
+                        by_slots.remove_from_slots(seat, c);
+                    }
+                    let parts = |h: &Hundred| {
+                        (
+                            h.hands,
+                            h.slot_gen,
+                            h.slot_bust,
+                            h.hand_len,
+                            h.hand_sets,
+                            h.marked,
+                        )
+                    };
+                    assert_eq!(parts(&by_words), parts(&by_slots));
+                    g.apply_unchecked(a);
+                }
+            }
+        }
     }
 
     #[test]
