@@ -14,7 +14,8 @@
 //! `max_actions` caps the game (HU-18).
 //!
 //! Representation: cards are `u8` codes 0..52 in canonical order (suit × 13 +
-//! rank); the hands share one fixed array (seat s from `s × hand_size`), stock and
+//! rank); the hands share one fixed array (seat s from `s × stride`, the stride 8
+//! for hands of up to 8 cards, so that each is one 8-byte word), stock and
 //! pile are fixed arrays (the stock stored top last, so a draw is a pop); the
 //! distinct cards of each hand form a 52-bit set kept along with the hand, and
 //! static tables per `red_ace` give each card's effect and the set of cards
@@ -118,6 +119,86 @@ fn nth_card(set: u64, k: u32, hand_size: usize) -> u32 {
         rest = select_unpredictable(step <= k, rest & rest.wrapping_sub(1), rest);
     }
     rest.trailing_zeros()
+}
+
+/// The bytes of a hand word: a hand of up to this many cards takes a word of its own.
+const WORD: usize = 8;
+/// One in every byte of a word.
+const BYTES_ONE: u64 = 0x0101_0101_0101_0101;
+/// Per hand length 0..=8, the bytes of a hand word holding its cards.
+const HELD: [u64; WORD + 1] = {
+    let mut held = [0; WORD + 1];
+    let mut len = 1;
+    while len <= WORD {
+        held[len] = u64::MAX >> (64 - 8 * len);
+        len += 1;
+    }
+    held
+};
+
+/// How far apart the seats' hands lie in `hands`: 8 for hands of up to 8
+/// cards, so that a hand is one word that no other seat's hand shares (a
+/// store to it never half-covers a later load of the next seat's word),
+/// else `hand_size`.
+fn hand_stride(hand_size: usize) -> usize {
+    hand_size.max(WORD)
+}
+
+/// The 8 bytes of `slots` from `start` as one word, the first in the low byte.
+#[inline(always)]
+fn read_word(slots: &[u8], start: usize) -> u64 {
+    let bytes: [u8; WORD] = slots[start..start + WORD].try_into().unwrap();
+    u64::from_le_bytes(bytes)
+}
+
+#[inline(always)]
+fn write_word(slots: &mut [u8], start: usize, word: u64) {
+    slots[start..start + WORD].copy_from_slice(&word.to_le_bytes());
+}
+
+/// The high bit of every byte of `word` equal to `c`. Cards are below 0x80,
+/// so no byte's sum carries into the next.
+#[inline(always)]
+fn bytes_equal(word: u64, c: u8) -> u64 {
+    let x = word ^ (BYTES_ONE * u64::from(c));
+    !x.wrapping_add(0x7f * BYTES_ONE) & (0x80 * BYTES_ONE)
+}
+
+/// The high bit of every byte of `word` equal to `b`, for any bytes.
+#[inline(always)]
+fn bytes_equal_any(word: u64, b: u8) -> u64 {
+    let x = word ^ (BYTES_ONE * u64::from(b));
+    let low = 0x7f * BYTES_ONE;
+    !((x & low).wrapping_add(low) | x) & (0x80 * BYTES_ONE)
+}
+
+/// The high bit of every byte of `word` above `b`, for bytes up to 100 or
+/// [`NO_BUST`] and `b` up to 100: with the high bit set first, no byte's
+/// difference borrows from the next.
+#[inline(always)]
+fn bytes_above(word: u64, b: u8) -> u64 {
+    let high = 0x80 * BYTES_ONE;
+    (word | high).wrapping_sub(BYTES_ONE * (u64::from(b) + 1)) & high
+}
+
+/// The largest byte of `word`, for bytes below 0x80: halves compared byte
+/// by byte (with the high bit set first, no difference borrows), three times.
+#[inline(always)]
+fn largest_byte(mut word: u64) -> u64 {
+    let high = 0x80 * BYTES_ONE;
+    for shift in [32, 16, 8] {
+        let other = word >> shift;
+        let keep = ((word | high).wrapping_sub(other) & high) >> 7;
+        let keep = keep * 0xff;
+        word = word & keep | other & !keep;
+    }
+    word & 0xff
+}
+
+/// `word` with each of the `moved` bytes taking the next byte's value.
+#[inline(always)]
+fn shift_down(word: u64, moved: u64) -> u64 {
+    word & !moved | word >> 8 & moved
 }
 
 // ---------------------------------------------------------------------------
@@ -331,20 +412,26 @@ const fn effect(c: u8, red_ace: RedAce) -> Effect {
 /// Per `red_ace` (in declaration order), the cards' effects and which cards choose a value.
 #[derive(Debug)]
 struct CardTable {
-    effects: [Effect; 52],
+    /// Indexed by a card, 64 entries (the last 12 unused) so that a card
+    /// taken from an action (`action % 64`) needs no bounds check.
+    effects: [Effect; VALUE_STEP as usize],
     /// Black aces always set a value; red aces only with `red_ace = choose` (HU-1).
     choosers: u64,
     /// Per value 0..=100, the cards that do not bust on it: a value-choosing
     /// ace, or a card whose new value is at most 100. (Below 0, with
     /// `allow_negative`, no card busts, as on 0.)
     safe: [u64; LIMIT as usize + 1],
+    /// Per card, the highest value it does not bust on: a card's new value
+    /// grows with the value, so it busts exactly on the values above.
+    last_safe: [u8; 52],
 }
 
 const fn card_table(red_ace: RedAce) -> CardTable {
     let mut t = CardTable {
-        effects: [Effect { mul: 0, add: 0 }; 52],
+        effects: [Effect { mul: 0, add: 0 }; VALUE_STEP as usize],
         choosers: 0,
         safe: [0; LIMIT as usize + 1],
+        last_safe: [0; 52],
     };
     let mut c = 0;
     while c < 52 {
@@ -359,6 +446,7 @@ const fn card_table(red_ace: RedAce) -> CardTable {
         while v <= LIMIT {
             if chooses || e.mul as i64 * v + e.add as i64 <= LIMIT {
                 t.safe[v as usize] |= 1 << c;
+                t.last_safe[c as usize] = v as u8;
             }
             v += 1;
         }
@@ -461,9 +549,14 @@ pub struct Hundred {
     cards: &'static CardTable,
     rng: SplitMix64,
     chips: [i64; MAX_PLAYERS],
-    /// Seat s's hand is `hands[s·hand_size ..]`: a hand never holds more than
-    /// `hand_size` cards, and `hand_size·n < 52·decks` (§8) makes them all fit.
+    /// Seat s's hand is `hands[s·stride ..]`: a hand never holds more than
+    /// `hand_size` cards, and `hand_size·n < 52·decks` (§8), or `8·n` with
+    /// n at most 12, makes them all fit.
     hands: [u8; MAX_CARDS],
+    /// [`hand_stride`] of `params`, kept at hand.
+    stride: usize,
+    /// `params.floor()`, kept at hand.
+    floor: i64,
     hand_len: [u8; MAX_PLAYERS],
     /// Per seat, the distinct cards of its hand (HU-13), kept up to date with
     /// the hand so that the random bot need not gather them.
@@ -520,6 +613,8 @@ impl Hundred {
         let mut game = Hundred {
             params,
             cards: params.cards(),
+            stride: hand_stride(params.hand_size),
+            floor: params.floor(),
             rng: SplitMix64::new(seed),
             chips: [0; MAX_PLAYERS],
             hands: [0; MAX_CARDS],
@@ -643,8 +738,14 @@ impl Hundred {
         self.current = first as u8;
     }
 
+    /// Where seat's hand starts in `hands`, `slot_gen` and `slot_bust`.
+    #[inline]
+    fn hand_start(&self, seat: usize) -> usize {
+        seat * self.stride
+    }
+
     fn hand(&self, seat: usize) -> &[u8] {
-        let start = seat * self.params.hand_size;
+        let start = self.hand_start(seat);
         &self.hands[start..start + self.hand_len[seat] as usize]
     }
 
@@ -708,7 +809,7 @@ impl Hundred {
         let new = select_unpredictable(
             is_ace,
             chosen,
-            self.cards.new_value(c, self.value, self.params.floor()),
+            self.cards.new_value(c, self.value, self.floor),
         );
         self.remove_from_hand(seat, c);
         self.pile[self.pile_len as usize] = c;
@@ -723,7 +824,16 @@ impl Hundred {
             self.finish_bust(seat);
         }
         self.action_count += 1;
-        if self.action_count >= self.params.max_actions && self.result.is_none() {
+        if self.action_count >= self.params.max_actions {
+            self.reach_cap();
+        }
+    }
+
+    /// §7.3: the cap ends a game not over yet.
+    #[cold]
+    #[inline(never)]
+    fn reach_cap(&mut self) {
+        if self.result.is_none() {
             self.end(Reason::Cap);
         }
     }
@@ -758,20 +868,95 @@ impl Hundred {
     }
 
     /// Removes the first copy of `c` from the hand, keeping the order (§2.3).
-    /// Where the card sits is random, so the loops run over the whole hand
-    /// and select rather than stop or start at the card.
+    /// Where the card sits is random, so the slots are moved without
+    /// branching on it. Without a bust mark in the hand (no `marked` bit),
+    /// only cards and generations move.
     #[inline(always)]
     fn remove_from_hand(&mut self, seat: usize, c: u8) {
-        if self.marked >> seat & 1 != 0 {
-            self.remove_marked(seat, c);
+        let marked = self.marked >> seat & 1 != 0;
+        match (self.stride == WORD, marked) {
+            (true, false) => self.remove_from_word(seat, c),
+            (true, true) => self.remove_marked_word(seat, c),
+            (false, false) => self.remove_from_slots(seat, c),
+            (false, true) => self.remove_marked(seat, c),
+        }
+    }
+
+    /// `remove_from_hand` for an unmarked hand of up to 8 cards, one word of
+    /// `hands` and one of `slot_gen`: the card found and the slots from it on
+    /// moved down by word operations, not a loop over the slots. The hand's
+    /// last slot keeps its old byte, as in [`Self::remove_from_slots`].
+    #[inline(always)]
+    fn remove_from_word(&mut self, seat: usize, c: u8) {
+        let start = self.hand_start(seat);
+        let len = usize::from(self.hand_len[seat]);
+        let held = HELD[len];
+        let cards = read_word(&self.hands, start);
+        let copies = bytes_equal(cards, c) & held;
+        // The bytes from the first copy to the one before the last move down.
+        let before_first = (copies & copies.wrapping_neg()).wrapping_sub(1) >> 7;
+        let moved = held >> 8 & !before_first;
+        write_word(&mut self.hands, start, shift_down(cards, moved));
+        let gens = read_word(&self.slot_gen, start);
+        write_word(&mut self.slot_gen, start, shift_down(gens, moved));
+        self.hand_len[seat] -= u8::from(copies != 0);
+        // With two decks the hand may keep another copy (HU-13).
+        self.hand_sets[seat] &= !(u64::from(copies.is_power_of_two()) << c);
+    }
+
+    /// [`Self::remove_marked`] for a hand of up to 8 cards, by word
+    /// operations on its card, generation and bust words, as in
+    /// [`Self::remove_from_word`]; the tests of [`Self::ambiguous_slots`]
+    /// are made on all slots at once.
+    #[inline(never)]
+    fn remove_marked_word(&mut self, seat: usize, c: u8) {
+        let start = self.hand_start(seat);
+        let len = usize::from(self.hand_len[seat]);
+        let held = HELD[len];
+        let cards = read_word(&self.hands, start);
+        let copies = bytes_equal(cards, c) & held;
+        if copies == 0 {
             return;
         }
-        // No slot of the hand carries a bust mark: only cards and generations move.
-        let start = seat * self.params.hand_size;
+        let first = copies & copies.wrapping_neg();
+        let (gens, busts) = (
+            read_word(&self.slot_gen, start),
+            read_word(&self.slot_bust, start),
+        );
+        // The slots the card could have come from: its generation, and
+        // unmarked or marked at a value it busts on.
+        let gen = (gens >> (first.trailing_zeros() - 7)) as u8;
+        let last_safe = self.cards.last_safe[usize::from(c)];
+        let could = bytes_equal_any(gens, gen) & bytes_above(busts, last_safe) & held;
+        let could = (could >> 7) * 0xff; // whole bytes
+        let unmarked = busts & could & (0x80 * BYTES_ONE) != 0;
+        let weakest = select_unpredictable(
+            unmarked,
+            u64::from(NO_BUST),
+            largest_byte(busts & could & (0x7f * BYTES_ONE)),
+        );
+        let busts = busts & !could | (BYTES_ONE * weakest) & could;
+        let kept = held >> 8;
+        let moved = kept & !(first.wrapping_sub(1) >> 7);
+        write_word(&mut self.hands, start, shift_down(cards, moved));
+        write_word(&mut self.slot_gen, start, shift_down(gens, moved));
+        let old_busts = read_word(&self.slot_bust, start);
+        let busts = old_busts & !kept | shift_down(busts, moved) & kept;
+        write_word(&mut self.slot_bust, start, busts);
+        self.hand_len[seat] -= 1;
+        self.hand_sets[seat] &= !(u64::from(copies.is_power_of_two()) << c);
+        // A mark (at most 100) has the high bit clear.
+        let no_mark = !busts & kept & (0x80 * BYTES_ONE) == 0;
+        self.marked &= !(u16::from(no_mark) << seat);
+    }
+
+    /// `remove_from_hand` for an unmarked hand of more than 8 cards: one pass
+    /// in which, from the card on, each slot takes the next slot's card.
+    fn remove_from_slots(&mut self, seat: usize, c: u8) {
+        let start = self.hand_start(seat);
         let hand = start..start + self.hand_len[seat] as usize;
         let (cards, gens) = (&mut self.hands[hand.clone()], &mut self.slot_gen[hand]);
         let Some(&last) = cards.last() else { return };
-        // One pass: from the card on, each slot takes the next slot's card.
         let (mut found, mut copies) = (false, 0);
         for j in 1..cards.len() {
             let here = cards[j - 1] == c;
@@ -787,12 +972,13 @@ impl Hundred {
         self.hand_sets[seat] &= !(u64::from(copies == 1) << c);
     }
 
-    /// `remove_from_hand` for a hand with bust marks, which move with their
+    /// `remove_from_hand` for a hand with bust marks (of more than 8 cards, and
+    /// the reference for [`Self::remove_marked_word`]), which move with their
     /// cards and may have to be weakened ([`Self::ambiguous_slots`]); clears
     /// the seat's `marked` bit if no mark is left.
     #[inline(never)]
     fn remove_marked(&mut self, seat: usize, c: u8) {
-        let start = seat * self.params.hand_size;
+        let start = self.hand_start(seat);
         let len = self.hand_len[seat] as usize;
         let (mut at, mut copies) = (len, 0);
         for (i, &x) in self.hands[start..start + len].iter().enumerate().rev() {
@@ -840,7 +1026,7 @@ impl Hundred {
     fn mark_bust(&mut self, seat: usize) {
         self.marked |= 1 << seat;
         let v = self.value.clamp(0, LIMIT) as u8;
-        let start = seat * self.params.hand_size;
+        let start = self.hand_start(seat);
         for b in &mut self.slot_bust[start..start + self.hand_len[seat] as usize] {
             *b = (*b).min(v);
         }
@@ -897,7 +1083,7 @@ impl Hundred {
         let k = self.hand_len[seat] as usize;
         let len = self.pile_len as usize;
         self.pile.copy_within(0..len, k);
-        let start = seat * self.params.hand_size;
+        let start = self.hand_start(seat);
         self.pile[..k].copy_from_slice(&self.hands[start..start + k]);
         self.pile_len += k as u8;
         self.hand_len[seat] = 0;
@@ -947,7 +1133,7 @@ impl Hundred {
 
     /// Appends a card received to the end of the hand (§2.3).
     fn push_to_hand(&mut self, seat: usize, c: u8) {
-        let i = seat * self.params.hand_size + self.hand_len[seat] as usize;
+        let i = self.hand_start(seat) + self.hand_len[seat] as usize;
         self.hands[i] = c;
         self.slot_gen[i] = self.generation;
         self.slot_bust[i] = NO_BUST;
@@ -1052,7 +1238,7 @@ impl Hundred {
         })?;
         for (s, h) in hands.iter().enumerate() {
             let cards = card_list(h, "hands", params.hand_size)?;
-            let start = s * params.hand_size;
+            let start = g.hand_start(s);
             g.hands[start..start + cards.len()].copy_from_slice(&cards);
             g.hand_len[s] = cards.len() as u8;
         }
@@ -1529,11 +1715,10 @@ impl Rules for Hundred {
         if seat >= n {
             return Ok(g);
         }
-        let hs = self.params.hand_size;
         let hidden_slots = || {
-            (0..n)
-                .filter(move |&s| s != seat)
-                .flat_map(move |s| s * hs..s * hs + self.hand_len[s] as usize)
+            (0..n).filter(move |&s| s != seat).flat_map(move |s| {
+                self.hand_start(s)..self.hand_start(s) + self.hand_len[s] as usize
+            })
         };
         let mut done = [false; 256];
         let gens = hidden_slots()
@@ -1731,7 +1916,7 @@ mod tests {
 
     fn set_hand(g: &mut Hundred, seat: usize, cards: &[&str]) {
         for (i, t) in cards.iter().enumerate() {
-            g.hands[seat * g.params.hand_size + i] = parse_card(t).unwrap();
+            g.hands[g.hand_start(seat) + i] = parse_card(t).unwrap();
         }
         g.hand_len[seat] = cards.len() as u8;
         g.refresh_hand_sets();
@@ -1984,7 +2169,7 @@ mod tests {
             (fresh.hand_sets, fresh.next_seat)
         );
         for seat in (0..g.n()).filter(|&s| g.marked >> s & 1 == 0) {
-            let start = seat * g.params.hand_size;
+            let start = g.hand_start(seat);
             let busts = &g.slot_bust[start..start + g.hand_len[seat] as usize];
             assert!(busts.iter().all(|&b| b == NO_BUST));
         }
@@ -2007,7 +2192,7 @@ mod tests {
     fn generation_cards(g: &Hundred, seat: usize, gen: u8) -> [usize; 52] {
         let mut counts = [0; 52];
         for s in (0..g.n()).filter(|&s| s != seat) {
-            let start = s * g.params.hand_size;
+            let start = g.hand_start(s);
             for i in start..start + g.hand_len[s] as usize {
                 if g.slot_gen[i] == gen {
                     counts[g.hands[i] as usize] += 1;
@@ -2069,9 +2254,9 @@ mod tests {
                             (r.slot_gen[i], r.slot_bust[i]),
                             (g.slot_gen[i], g.slot_bust[i])
                         );
-                        let s = i / p.hand_size;
+                        let s = i / g.stride;
                         if s < g.n()
-                            && i % p.hand_size < g.hand_len[s] as usize
+                            && i % g.stride < g.hand_len[s] as usize
                             && g.slot_bust[i] != NO_BUST
                         {
                             assert!(r.busts_at(r.hands[i], r.slot_bust[i]));
@@ -2127,7 +2312,7 @@ mod tests {
         set_hand(&mut g, 1, &["7H", "6S", "QC"]);
         g.apply_checked("play 6S").unwrap();
         // Seat 1 keeps 7H and QC, both busting at 96, and draws a card.
-        let start = g.params.hand_size;
+        let start = g.hand_start(1);
         assert_eq!(g.slot_bust[start..start + 3], [96, 96, NO_BUST]);
         for k in 0..50 {
             let r = g.resample(0, &mut SplitMix64::new(k)).unwrap();
@@ -2179,6 +2364,46 @@ mod tests {
         assert!(g
             .sample_from_observation(&wrong, &mut SplitMix64::new(1))
             .is_err());
+    }
+
+    /// The word removals leave the hands, generations, marks and sets as the
+    /// slot by slot ones do.
+    #[test]
+    fn word_removals_match_slot_removals() {
+        for given in [
+            vec![],
+            vec![("num_decks", Param::Int(2))],
+            vec![("red_ace", Param::Str("choose".into()))],
+        ] {
+            for seed in 0..40 {
+                let mut g = Hundred::new(params(5, &given), seed, None).unwrap();
+                let mut rng = SplitMix64::new(seed);
+                while !g.is_terminal() {
+                    let a = g.random_action(&mut rng, &mut Vec::new());
+                    let (seat, c) = (g.current as usize, (a % VALUE_STEP) as u8);
+                    let (mut by_words, mut by_slots) = (g.clone(), g.clone());
+                    if g.marked >> seat & 1 != 0 {
+                        by_words.remove_marked_word(seat, c);
+                        by_slots.remove_marked(seat, c);
+                    } else {
+                        by_words.remove_from_word(seat, c);
+                        by_slots.remove_from_slots(seat, c);
+                    }
+                    let parts = |h: &Hundred| {
+                        (
+                            h.hands,
+                            h.slot_gen,
+                            h.slot_bust,
+                            h.hand_len,
+                            h.hand_sets,
+                            h.marked,
+                        )
+                    };
+                    assert_eq!(parts(&by_words), parts(&by_slots));
+                    g.apply_unchecked(a);
+                }
+            }
+        }
     }
 
     #[test]
