@@ -357,11 +357,7 @@ impl Take5 {
                     self.place_on(r, card, seat as usize);
                     r
                 }
-                None if self.params.auto_row => {
-                    let r = self.fewest_heads_row();
-                    self.take_row(r, card, seat as usize);
-                    r
-                }
+                None if self.params.auto_row => self.take_fewest_heads_row(card, seat as usize),
                 None => {
                     self.row_ends = ends;
                     self.next_to_place = i as u8;
@@ -436,6 +432,16 @@ impl Take5 {
         let taken = 0u128.wrapping_sub(u128::from(row.count_ones() == 5));
         self.piles[seat] |= row & taken;
         self.rows[r] = (row & !taken) | bit(card);
+    }
+
+    /// Variant `auto_fewest_heads`: a too-low card takes the cheapest row;
+    /// returns the row. Out of line: the variant is off by default, and its
+    /// bit-plane counts would crowd the placement loop's registers.
+    #[inline(never)]
+    fn take_fewest_heads_row(&mut self, card: u8, seat: usize) -> usize {
+        let r = self.fewest_heads_row();
+        self.take_row(r, card, seat);
+        r
     }
 
     /// §6.2: the row's cards go to the seat's pile and the card starts the
