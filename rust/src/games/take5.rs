@@ -195,9 +195,9 @@ pub struct Take5 {
     turn: u8,
     phase: Phase,
     to_act: u8,
-    /// Each row's cards (§6.1 only ever appends a higher card).
+    /// Each row's cards (§6.1 only ever appends a higher card); a row's
+    /// length is its count of cards, so no separate length is kept in step.
     rows: [u128; ROWS],
-    row_len: [u8; ROWS],
     /// Each row's last, highest card, row r in byte r: what `target_row`
     /// compares against, packed so that a turn's placements keep it in a
     /// register (each placement's row depends on the ends the last one left).
@@ -230,7 +230,6 @@ impl Take5 {
             phase: Phase::Commit,
             to_act: 0,
             rows: [0; ROWS],
-            row_len: [0; ROWS],
             row_ends: 0,
             hands: [0; MAX_PLAYERS],
             committed: [0; MAX_PLAYERS],
@@ -300,7 +299,6 @@ impl Take5 {
     /// Row `r` becomes the one card `c`.
     fn start_row(&mut self, r: usize, c: u8) {
         self.rows[r] = bit(c);
-        self.row_len[r] = 1;
         self.row_ends = Self::with_end(self.row_ends, r, c);
     }
 
@@ -346,7 +344,9 @@ impl Take5 {
 
     /// Places revealed cards lowest first until a row choice is needed or the
     /// turn ends. The row ends stay in a local: each card's row depends on the
-    /// ends the card before left.
+    /// ends the card before left. Inlined into the playout loop (once per
+    /// turn, a call would save and restore six registers for four cards).
+    #[inline(always)]
     fn place_revealed(&mut self) {
         let n = self.n();
         let mut ends = self.row_ends;
@@ -357,11 +357,7 @@ impl Take5 {
                     self.place_on(r, card, seat as usize);
                     r
                 }
-                None if self.params.auto_row => {
-                    let r = self.fewest_heads_row();
-                    self.take_row(r, card, seat as usize);
-                    r
-                }
+                None if self.params.auto_row => self.take_fewest_heads_row(card, seat as usize),
                 None => {
                     self.row_ends = ends;
                     self.next_to_place = i as u8;
@@ -432,11 +428,20 @@ impl Take5 {
     /// the row's end). Written with a mask instead of a branch: whether the
     /// row is full is a coin toss.
     fn place_on(&mut self, r: usize, card: u8, seat: usize) {
-        let full = self.row_len[r] == 5;
-        let taken = 0u128.wrapping_sub(u128::from(full));
-        self.piles[seat] |= self.rows[r] & taken;
-        self.rows[r] = (self.rows[r] & !taken) | bit(card);
-        self.row_len[r] = select_unpredictable(full, 1, self.row_len[r] + 1);
+        let row = self.rows[r];
+        let taken = 0u128.wrapping_sub(u128::from(row.count_ones() == 5));
+        self.piles[seat] |= row & taken;
+        self.rows[r] = (row & !taken) | bit(card);
+    }
+
+    /// Variant `auto_fewest_heads`: a too-low card takes the cheapest row;
+    /// returns the row. Out of line: the variant is off by default, and its
+    /// bit-plane counts would crowd the placement loop's registers.
+    #[inline(never)]
+    fn take_fewest_heads_row(&mut self, card: u8, seat: usize) -> usize {
+        let r = self.fewest_heads_row();
+        self.take_row(r, card, seat);
+        r
     }
 
     /// §6.2: the row's cards go to the seat's pile and the card starts the
@@ -444,13 +449,15 @@ impl Take5 {
     fn take_row(&mut self, r: usize, card: u8, seat: usize) {
         self.piles[seat] |= self.rows[r];
         self.rows[r] = bit(card);
-        self.row_len[r] = 1;
     }
 
     // -----------------------------------------------------------------------
     // §7 Round end, scoring, game end
     // -----------------------------------------------------------------------
 
+    /// Out of line: once per ten turns, and inlined with the placement loop
+    /// its scoring and new deal would give that loop a large stack frame.
+    #[inline(never)]
     fn end_round(&mut self) {
         let n = self.n();
         let mut round = [0i64; MAX_PLAYERS];
@@ -594,7 +601,6 @@ impl Take5 {
                 format!("row {r} must ascend: each card is higher than the one before")
             })?;
             g.rows[r] = cards.iter().fold(0, |set, &c| set | bit(c));
-            g.row_len[r] = cards.len() as u8;
             g.row_ends = Self::with_end(g.row_ends, r, cards[cards.len() - 1]);
         }
         let revealed = json::array(v, "revealed")?;
@@ -1044,7 +1050,7 @@ impl Take5 {
             let cheapest = (0..ROWS).map(|r| self.row_heads(r)).min().unwrap_or(0);
             return cheapest as f64 + 0.5;
         };
-        let len = self.row_len[r] as usize;
+        let len = self.rows[r].count_ones() as usize;
         let row_heads = self.row_heads(r) as f64;
         if len == 5 {
             return row_heads;
@@ -1136,10 +1142,10 @@ mod tests {
         set_row(&mut g, 0, &[3, 10, 20, 30, 40]);
         g.place_on(0, 45, 1);
         assert_eq!(set_heads(g.piles[1]), 1 + 3 + 3 + 3 + 3);
-        assert_eq!((g.rows[0], g.row_len[0]), (bit(45), 1));
+        assert_eq!(g.rows[0], bit(45));
         g.place_on(0, 50, 0);
         assert_eq!(g.piles[0], 0, "a second card only joins the row");
-        assert_eq!((g.rows[0], g.row_len[0]), (bit(45) | bit(50), 2));
+        assert_eq!(g.rows[0], bit(45) | bit(50));
     }
 
     #[test]
