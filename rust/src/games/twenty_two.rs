@@ -39,9 +39,6 @@ const HISTORY_CAPACITY: usize = 512;
 const DISCARD: Action = 1 << 52;
 const PLAY: Action = 1 << 53;
 const CARDS: u64 = (1 << 52) - 1;
-/// Places in a game's stock array: the deck, then room to read a largest
-/// draw past its end.
-const STOCK_ROOM: usize = 52 + MAX_HAND;
 
 // ---------------------------------------------------------------------------
 // §1–2 Cards
@@ -667,11 +664,16 @@ pub struct TwentyTwo {
     piles: [u64; MAX_PLAYERS],
     hands: [u64; MAX_PLAYERS],
     discards: [u64; MAX_PLAYERS],
-    /// `stock[stock_top..stock_len]`, top first; room for a draw's
-    /// fixed-length loop to read past the end.
-    stock: [u8; STOCK_ROOM],
+    /// `stock[stock_top..stock_len]`, top first.
+    stock: [u8; 52],
     stock_top: u8,
     stock_len: u8,
+    /// `stock_sets[i]` for `stock_top <= i <= stock_len`: the cards of
+    /// `stock[stock_top..i]` as a set, filled once per deal, so that a discard
+    /// draws its j cards as `stock_sets[top + j] ^ stock_sets[top]`: two
+    /// loads, not a loop over the stock. 64 entries: indices masked by 63
+    /// need no bounds check.
+    stock_sets: [u64; 64],
     phase: Phase,
     to_act: u8,
     trick: Trick,
@@ -702,7 +704,8 @@ impl TwentyTwo {
             piles: [0; MAX_PLAYERS],
             hands: [0; MAX_PLAYERS],
             discards: [0; MAX_PLAYERS],
-            stock: [0; STOCK_ROOM],
+            stock: [0; 52],
+            stock_sets: [0; 64],
             stock_top: 0,
             stock_len: 0,
             phase: Phase::Discard,
@@ -795,10 +798,25 @@ impl TwentyTwo {
         self.stock[..52].copy_from_slice(deck);
         self.stock_top = dealt as u8;
         self.stock_len = len as u8;
+        self.index_stock();
         self.discards = [0; MAX_PLAYERS];
         self.tricks.clear();
         self.phase = Phase::Discard;
         self.to_act = first;
+    }
+
+    /// Fills `stock_sets` for the stock as it stands (after a deal or a load).
+    fn index_stock(&mut self) {
+        let (top, len) = (self.stock_top as usize, self.stock_len as usize);
+        let mut set = 0u64;
+        for (above, &card) in self.stock_sets[top..len]
+            .iter_mut()
+            .zip(&self.stock[top..len])
+        {
+            *above = set;
+            set |= 1 << card;
+        }
+        self.stock_sets[len] = set;
     }
 
     fn stock_size(&self) -> u32 {
@@ -995,12 +1013,9 @@ impl TwentyTwo {
         let seat = self.to_act;
         let s = seat as usize;
         let j = set.count_ones() as usize;
-        // The top j stock cards, by a loop of fixed length, not of the random j.
+        // The top j stock cards (j is at most the stock's size).
         let top = self.stock_top as usize;
-        let drawn = self.stock[top..top + MAX_HAND]
-            .iter()
-            .enumerate()
-            .fold(0u64, |a, (i, &c)| a | u64::from(i < j) << c);
+        let drawn = self.stock_sets[(top + j) & 63] ^ self.stock_sets[top & 63];
         self.stock_top += j as u8;
         self.hands[s] = (self.hands[s] & !set) | drawn;
         self.discards[s] |= set;
@@ -1126,6 +1141,7 @@ impl TwentyTwo {
         self.stock[..52].copy_from_slice(&cards);
         self.stock_top = 0;
         self.stock_len = len as u8;
+        self.index_stock();
     }
 
     /// Active first, then later elimination, then lower score (TT-18).
@@ -1767,6 +1783,7 @@ impl Knowledge {
             g.stock[..stock.len()].copy_from_slice(stock);
             g.stock_top = 0;
             g.stock_len = stock.len() as u8;
+            g.index_stock();
             return true;
         }
         false
@@ -1976,6 +1993,7 @@ impl TwentyTwo {
         g.stock[..stock.len()].copy_from_slice(&stock);
         g.stock_top = 0;
         g.stock_len = stock.len() as u8;
+        g.index_stock();
         g.read_tricks(v)?;
         g.history.clear();
         for text in json::strings(json::field(v, "history")?, "history")? {
