@@ -501,8 +501,10 @@ impl Beating {
 /// The `index`-th choice of `j` cards of `hand`, from the highest card down:
 /// the choices without a card come first (`without(cards below it, cards
 /// still to choose)` of them), then those with it; `without(_, 0)` must be 1.
-/// Every card is visited and the choice is arithmetic, not a branch: the index
-/// is random, so a branch on it would often be mispredicted.
+/// The choice is arithmetic, not a branch: the index is random, so a branch
+/// on it would often be mispredicted. The loop ends once `j` cards are taken
+/// (an index below the count always gets there): the cards below the lowest
+/// one taken need no visit, and a set that meets a bar is mostly high cards.
 #[inline]
 fn unrank(
     hand: u64,
@@ -511,7 +513,7 @@ fn unrank(
     without: impl Fn(usize, usize) -> usize,
 ) -> u64 {
     let (mut set, mut rest) = (0u64, hand);
-    while rest != 0 {
+    while j != 0 {
         let card = 63 - rest.leading_zeros();
         rest ^= 1 << card;
         let skip = without(rest.count_ones() as usize, j);
