@@ -1072,18 +1072,17 @@ impl TwentyTwo {
     fn score_final_trick(&mut self) {
         let t = self.trick;
         let plays = t.len as usize;
-        let top = (0..plays)
-            .map(|i| rank(t.sets[i].trailing_zeros()))
-            .max()
-            .unwrap_or(0);
-        let tied = |i: &usize| rank(t.sets[*i].trailing_zeros()) == top;
-        let first = (0..plays).find(tied).unwrap_or(0);
-        let last = (0..plays).rev().find(tied).unwrap_or(0);
+        let rank_of = |i: usize| rank(t.sets[i].trailing_zeros());
+        let top = (0..plays).map(rank_of).max().unwrap_or(0);
+        // The plays of the top rank, bit i for the i-th play: every play
+        // visited, no search stopping where the random cards say.
+        let tied = (0..plays).fold(0u8, |m, i| m | u8::from(rank_of(i) == top) << i);
+        debug_assert!(tied != 0, "the final trick has plays");
+        let first = tied.trailing_zeros() as usize;
+        let last = 7 - tied.leading_zeros() as usize;
         let (scorers, next_dealer) = match self.params.tie {
             Tie::AllTiedScore => {
-                let all = (0..plays)
-                    .filter(tied)
-                    .fold(0u8, |m, i| m | 1 << t.seats[i]);
+                let all = (0..plays).fold(0u8, |m, i| m | (tied >> i & 1) << t.seats[i]);
                 (
                     all,
                     t.seats[if self.params.tied_dealer_first {
