@@ -1102,20 +1102,26 @@ impl TwentyTwo {
         }
         self.target_size = rank_value(top) as u8;
         self.last_trick = Some((t, scorers));
-        self.eliminate();
+        self.eliminate(scorers);
         self.end_hand(next_dealer);
     }
 
-    /// §6.5: reaching `elimination_score` puts a seat out (TT-16).
-    fn eliminate(&mut self) {
-        for s in 0..self.n() {
-            // Every seat tested the same way, no early exit: which seats go out is random.
-            let out = self.is_active(s as u8)
-                & (set_value(self.piles[s]) >= self.params.elimination_score);
+    /// §6.5: reaching `elimination_score` puts a seat out (TT-16). Only the
+    /// seats that just scored are valued: every other active seat was below
+    /// the score already (a loaded state is checked for it) and still is.
+    fn eliminate(&mut self, scorers: u8) {
+        let mut rest = scorers & self.active;
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            // No branch on the result: which seats go out is random.
+            let out = set_value(self.piles[s]) >= self.params.elimination_score;
             self.active &= !(u8::from(out) << s);
-            if out {
-                self.out_hand[s] = self.hand_number;
-            }
+            self.out_hand[s] = if out {
+                self.hand_number
+            } else {
+                self.out_hand[s]
+            };
         }
     }
 
