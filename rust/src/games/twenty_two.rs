@@ -39,9 +39,6 @@ const HISTORY_CAPACITY: usize = 512;
 const DISCARD: Action = 1 << 52;
 const PLAY: Action = 1 << 53;
 const CARDS: u64 = (1 << 52) - 1;
-/// Places in a game's stock array: the deck, then room to read a largest
-/// draw past its end.
-const STOCK_ROOM: usize = 52 + MAX_HAND;
 
 // ---------------------------------------------------------------------------
 // §1–2 Cards
@@ -504,8 +501,10 @@ impl Beating {
 /// The `index`-th choice of `j` cards of `hand`, from the highest card down:
 /// the choices without a card come first (`without(cards below it, cards
 /// still to choose)` of them), then those with it; `without(_, 0)` must be 1.
-/// Every card is visited and the choice is arithmetic, not a branch: the index
-/// is random, so a branch on it would often be mispredicted.
+/// The choice is arithmetic, not a branch: the index is random, so a branch
+/// on it would often be mispredicted. The loop ends once `j` cards are taken
+/// (an index below the count always gets there): the cards below the lowest
+/// one taken need no visit, and a set that meets a bar is mostly high cards.
 #[inline]
 fn unrank(
     hand: u64,
@@ -514,7 +513,7 @@ fn unrank(
     without: impl Fn(usize, usize) -> usize,
 ) -> u64 {
     let (mut set, mut rest) = (0u64, hand);
-    while rest != 0 {
+    while j != 0 {
         let card = 63 - rest.leading_zeros();
         rest ^= 1 << card;
         let skip = without(rest.count_ones() as usize, j);
@@ -667,11 +666,16 @@ pub struct TwentyTwo {
     piles: [u64; MAX_PLAYERS],
     hands: [u64; MAX_PLAYERS],
     discards: [u64; MAX_PLAYERS],
-    /// `stock[stock_top..stock_len]`, top first; room for a draw's
-    /// fixed-length loop to read past the end.
-    stock: [u8; STOCK_ROOM],
+    /// `stock[stock_top..stock_len]`, top first.
+    stock: [u8; 52],
     stock_top: u8,
     stock_len: u8,
+    /// `stock_sets[i]` for `stock_top <= i <= stock_len`: the cards of
+    /// `stock[stock_top..i]` as a set, filled once per deal, so that a discard
+    /// draws its j cards as `stock_sets[top + j] ^ stock_sets[top]`: two
+    /// loads, not a loop over the stock. 64 entries: indices masked by 63
+    /// need no bounds check.
+    stock_sets: [u64; 64],
     phase: Phase,
     to_act: u8,
     trick: Trick,
@@ -702,7 +706,8 @@ impl TwentyTwo {
             piles: [0; MAX_PLAYERS],
             hands: [0; MAX_PLAYERS],
             discards: [0; MAX_PLAYERS],
-            stock: [0; STOCK_ROOM],
+            stock: [0; 52],
+            stock_sets: [0; 64],
             stock_top: 0,
             stock_len: 0,
             phase: Phase::Discard,
@@ -795,10 +800,25 @@ impl TwentyTwo {
         self.stock[..52].copy_from_slice(deck);
         self.stock_top = dealt as u8;
         self.stock_len = len as u8;
+        self.index_stock();
         self.discards = [0; MAX_PLAYERS];
         self.tricks.clear();
         self.phase = Phase::Discard;
         self.to_act = first;
+    }
+
+    /// Fills `stock_sets` for the stock as it stands (after a deal or a load).
+    fn index_stock(&mut self) {
+        let (top, len) = (self.stock_top as usize, self.stock_len as usize);
+        let mut set = 0u64;
+        for (above, &card) in self.stock_sets[top..len]
+            .iter_mut()
+            .zip(&self.stock[top..len])
+        {
+            *above = set;
+            set |= 1 << card;
+        }
+        self.stock_sets[len] = set;
     }
 
     fn stock_size(&self) -> u32 {
@@ -995,12 +1015,9 @@ impl TwentyTwo {
         let seat = self.to_act;
         let s = seat as usize;
         let j = set.count_ones() as usize;
-        // The top j stock cards, by a loop of fixed length, not of the random j.
+        // The top j stock cards (j is at most the stock's size).
         let top = self.stock_top as usize;
-        let drawn = self.stock[top..top + MAX_HAND]
-            .iter()
-            .enumerate()
-            .fold(0u64, |a, (i, &c)| a | u64::from(i < j) << c);
+        let drawn = self.stock_sets[(top + j) & 63] ^ self.stock_sets[top & 63];
         self.stock_top += j as u8;
         self.hands[s] = (self.hands[s] & !set) | drawn;
         self.discards[s] |= set;
@@ -1055,18 +1072,17 @@ impl TwentyTwo {
     fn score_final_trick(&mut self) {
         let t = self.trick;
         let plays = t.len as usize;
-        let top = (0..plays)
-            .map(|i| rank(t.sets[i].trailing_zeros()))
-            .max()
-            .unwrap_or(0);
-        let tied = |i: &usize| rank(t.sets[*i].trailing_zeros()) == top;
-        let first = (0..plays).find(tied).unwrap_or(0);
-        let last = (0..plays).rev().find(tied).unwrap_or(0);
+        let rank_of = |i: usize| rank(t.sets[i].trailing_zeros());
+        let top = (0..plays).map(rank_of).max().unwrap_or(0);
+        // The plays of the top rank, bit i for the i-th play: every play
+        // visited, no search stopping where the random cards say.
+        let tied = (0..plays).fold(0u8, |m, i| m | u8::from(rank_of(i) == top) << i);
+        debug_assert!(tied != 0, "the final trick has plays");
+        let first = tied.trailing_zeros() as usize;
+        let last = 7 - tied.leading_zeros() as usize;
         let (scorers, next_dealer) = match self.params.tie {
             Tie::AllTiedScore => {
-                let all = (0..plays)
-                    .filter(tied)
-                    .fold(0u8, |m, i| m | 1 << t.seats[i]);
+                let all = (0..plays).fold(0u8, |m, i| m | (tied >> i & 1) << t.seats[i]);
                 (
                     all,
                     t.seats[if self.params.tied_dealer_first {
@@ -1086,20 +1102,26 @@ impl TwentyTwo {
         }
         self.target_size = rank_value(top) as u8;
         self.last_trick = Some((t, scorers));
-        self.eliminate();
+        self.eliminate(scorers);
         self.end_hand(next_dealer);
     }
 
-    /// §6.5: reaching `elimination_score` puts a seat out (TT-16).
-    fn eliminate(&mut self) {
-        for s in 0..self.n() {
-            // Every seat tested the same way, no early exit: which seats go out is random.
-            let out = self.is_active(s as u8)
-                & (set_value(self.piles[s]) >= self.params.elimination_score);
+    /// §6.5: reaching `elimination_score` puts a seat out (TT-16). Only the
+    /// seats that just scored are valued: every other active seat was below
+    /// the score already (a loaded state is checked for it) and still is.
+    fn eliminate(&mut self, scorers: u8) {
+        let mut rest = scorers & self.active;
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            // No branch on the result: which seats go out is random.
+            let out = set_value(self.piles[s]) >= self.params.elimination_score;
             self.active &= !(u8::from(out) << s);
-            if out {
-                self.out_hand[s] = self.hand_number;
-            }
+            self.out_hand[s] = if out {
+                self.hand_number
+            } else {
+                self.out_hand[s]
+            };
         }
     }
 
@@ -1126,6 +1148,7 @@ impl TwentyTwo {
         self.stock[..52].copy_from_slice(&cards);
         self.stock_top = 0;
         self.stock_len = len as u8;
+        self.index_stock();
     }
 
     /// Active first, then later elimination, then lower score (TT-18).
@@ -1767,6 +1790,7 @@ impl Knowledge {
             g.stock[..stock.len()].copy_from_slice(stock);
             g.stock_top = 0;
             g.stock_len = stock.len() as u8;
+            g.index_stock();
             return true;
         }
         false
@@ -1976,6 +2000,7 @@ impl TwentyTwo {
         g.stock[..stock.len()].copy_from_slice(&stock);
         g.stock_top = 0;
         g.stock_len = stock.len() as u8;
+        g.index_stock();
         g.read_tricks(v)?;
         g.history.clear();
         for text in json::strings(json::field(v, "history")?, "history")? {
