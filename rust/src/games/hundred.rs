@@ -882,17 +882,24 @@ impl Hundred {
         }
     }
 
+    /// Where seat's hand word starts, the mask of its held bytes, the word,
+    /// and the top bit of every byte that holds `c`: what both word removals
+    /// begin with.
+    #[inline(always)]
+    fn hand_word(&self, seat: usize, c: u8) -> (usize, u64, u64, u64) {
+        let start = self.hand_start(seat);
+        let held = HELD[usize::from(self.hand_len[seat])];
+        let cards = read_word(&self.hands, start);
+        (start, held, cards, bytes_equal(cards, c) & held)
+    }
+
     /// `remove_from_hand` for an unmarked hand of up to 8 cards, one word of
     /// `hands` and one of `slot_gen`: the card found and the slots from it on
     /// moved down by word operations, not a loop over the slots. The hand's
     /// last slot keeps its old byte, as in [`Self::remove_from_slots`].
     #[inline(always)]
     fn remove_from_word(&mut self, seat: usize, c: u8) {
-        let start = self.hand_start(seat);
-        let len = usize::from(self.hand_len[seat]);
-        let held = HELD[len];
-        let cards = read_word(&self.hands, start);
-        let copies = bytes_equal(cards, c) & held;
+        let (start, held, cards, copies) = self.hand_word(seat, c);
         // The bytes from the first copy to the one before the last move down.
         let before_first = (copies & copies.wrapping_neg()).wrapping_sub(1) >> 7;
         let moved = held >> 8 & !before_first;
@@ -910,11 +917,7 @@ impl Hundred {
     /// are made on all slots at once.
     #[inline(never)]
     fn remove_marked_word(&mut self, seat: usize, c: u8) {
-        let start = self.hand_start(seat);
-        let len = usize::from(self.hand_len[seat]);
-        let held = HELD[len];
-        let cards = read_word(&self.hands, start);
-        let copies = bytes_equal(cards, c) & held;
+        let (start, held, cards, copies) = self.hand_word(seat, c);
         if copies == 0 {
             return;
         }
