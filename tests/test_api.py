@@ -108,6 +108,47 @@ def test_illegal_action_message_names_game_seat_action(engine: str) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("index", [-1, 9, 2**70, True, 1.0, "0"])
+def test_an_index_that_names_no_legal_action_is_refused(engine: str, index: object) -> None:
+    state = cardref.load("five_alive", players=2, engine=engine).new_state(seed=3)
+    assert state.legal_count() == len(state.legal_actions()) == 9
+    before = state.to_json()
+    with pytest.raises(cardref.IllegalActionError) as e:
+        state.apply_legal(index)
+    message = str(e.value)
+    if isinstance(index, int) and not isinstance(index, bool):
+        assert f"legal action {index}" in message and "numbered 0 to 8" in message
+    else:
+        assert "must be an integer" in message and type(index).__name__ in message
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("game_id", cardref.games())
+def test_every_index_applies_the_action_at_that_position(game_id: str) -> None:
+    """Twenty-Two's first discard lists up to 2^11 subsets and the Rust core
+    finds the i-th without listing them: every position must still match."""
+    state = cardref.load(game_id, players=4).new_state(seed=5)
+    for _ in range(3):
+        legal = state.legal_actions()
+        for i in range(0, len(legal), max(1, len(legal) // 400)):
+            by_index, by_text = state.clone(), state.clone()
+            by_index.apply_legal(i)
+            by_text.apply(legal[i])
+            assert by_index.to_json() == by_text.to_json(), f"{game_id}: {i} {legal[i]}"
+        state.apply_legal(len(legal) - 1)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_no_index_is_legal_once_the_game_is_over(engine: str) -> None:
+    state = cardref.load("take5", players=2, engine=engine).new_state(seed=1)
+    while not state.is_terminal():
+        state.apply_legal(state.legal_count() - 1)
+    assert state.legal_count() == 0
+    with pytest.raises(cardref.IllegalActionError, match="the game is over"):
+        state.apply_legal(0)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(
     "mutate",
     [

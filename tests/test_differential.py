@@ -18,6 +18,8 @@ def assert_same(rust: object, ref: object, setup: Setup) -> None:
     where = f"after {len(setup.actions)} actions\n{setup.repro()}"
     assert rust.current_player() == ref.current_player(), f"current_player {where}"
     assert rust.legal_actions() == ref.legal_actions(), f"legal_actions {where}"
+    assert rust.legal_count() == ref.legal_count() == len(ref.legal_actions()), \
+        f"legal_count {where}"
     assert rust.is_terminal() == ref.is_terminal(), f"is_terminal {where}"
     assert rust.scores() == ref.scores(), f"scores {where}"
     assert rust.placements() == ref.placements(), f"placements {where}"
@@ -32,10 +34,15 @@ def play_both(setup: Setup) -> None:
     chooser = random.Random(setup.choice_seed)
     assert_same(rust, ref, setup)
     while not ref.is_terminal():
-        action = chooser.choice(ref.legal_actions())
-        setup.actions.append(action)
-        rust.apply(action)
-        ref.apply(action)
+        legal = ref.legal_actions()
+        index = chooser.randrange(len(legal))
+        setup.actions.append(legal[index])
+        if len(setup.actions) % 2:
+            rust.apply(legal[index])
+            ref.apply(legal[index])
+        else:  # every other step by position, which must name the same action
+            rust.apply_legal(index)
+            ref.apply_legal(index)
         assert_same(rust, ref, setup)
     assert rust.history() == ref.history() == setup.actions, setup.repro()
 

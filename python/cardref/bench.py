@@ -3,7 +3,8 @@
 For every game it times complete random games three ways: (a) the Rust core's
 native loop (``cardref.simulate`` with random bots, no Python per step), on one
 thread and on every core, (b) Python driving the Rust core step by step with
-``legal_actions()`` + ``apply()``, and (c) the Python reference engine; then
+``legal_actions()`` + ``apply()`` and, without action texts, with
+``legal_count()`` + ``apply_legal()``, and (c) the Python reference engine; then
 prints the per-action costs, the ratios between them and the size of a state
 in memory. It is a measurement, never a pass/fail test.
 """
@@ -122,6 +123,21 @@ def stepped(game: Any, budget: float, seed: int) -> Rate:
     return Rate(games, actions, time.perf_counter() - start)
 
 
+def stepped_by_index(game: Any, budget: float, seed: int) -> Rate:
+    """(b') Python drives a state step by step by position: legal_count +
+    apply_legal, the same random choices as ``stepped`` without any action text."""
+    pick = random.Random(seed).random
+    games = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget or games == 0:
+        state = game.new_state(seed=seed + games)
+        while not state.is_terminal():
+            state.apply_legal(int(pick() * state.legal_count()))
+            actions += 1
+        games += 1
+    return Rate(games, actions, time.perf_counter() - start)
+
+
 #: OpenSpiel's closest game to each of ours, compared per player decision.
 OPENSPIEL_GAMES = {"back_alley": "spades", "five_alive": "crazy_eights"}
 
@@ -156,6 +172,7 @@ def measure(game_id: str, players: int, budget: float, seed: int) -> dict[str, R
         "native": one,
         "native_all": every,
         "python_rust": stepped(rust, budget, seed),
+        "python_index": stepped_by_index(rust, budget, seed),
         "reference": stepped(reference, budget, seed),
     }
 
@@ -212,12 +229,14 @@ def render(results: dict[str, dict[str, Rate]], players: dict[str, int], threads
     for column in ("game", "players", "native ns/action fastest", "native ns/action mean",
                    "native CPU ns/action", "native games/s",
                    f"{threads} threads games/s", "threads speed-up",
-                   "legal/step", "py→rust ns/step", "reference ns/step",
+                   "legal/step", "py→rust ns/step", "py→rust by index ns/step",
+                   "reference ns/step",
                    "py→rust ÷ native",
                    "reference ÷ native", "reference ÷ py→rust", "state bytes"):
         table.add_column(column, justify="right" if column != "game" else "left")
     for game_id, r in results.items():
         n, a, p, ref = r["native"], r["native_all"], r["python_rust"], r["reference"]
+        by_index = r["python_index"]
         size, _ = state_size(game_id, players[game_id])
         table.add_row(
             game_id, str(players[game_id]),
@@ -225,7 +244,8 @@ def render(results: dict[str, dict[str, Rate]], players: dict[str, int], threads
             f"{n.cpu_ns_per_action:,.1f}", f"{n.games_per_second:,.0f}",
             f"{a.games_per_second:,.0f}", f"{n.ns_per_action / a.ns_per_action:,.2f}×",
             f"{legal_per_step(game_id, players[game_id], 0):,.1f}",
-            f"{p.ns_per_action:,.0f}", f"{ref.ns_per_action:,.0f}",
+            f"{p.ns_per_action:,.0f}", f"{by_index.ns_per_action:,.0f}",
+            f"{ref.ns_per_action:,.0f}",
             f"{p.ns_per_action / n.ns_per_action:,.1f}×",
             f"{ref.ns_per_action / n.ns_per_action:,.0f}×",
             f"{ref.ns_per_action / p.ns_per_action:,.1f}×",

@@ -66,6 +66,20 @@ pub trait Rules: Clone {
     fn current_player(&self) -> Option<usize>;
     /// Appends the legal actions of the player to act, in the documented order.
     fn legal_actions(&self, out: &mut Vec<Action>);
+    /// How many legal actions there are. `buf` is scratch space, to be passed
+    /// on to [`Rules::legal_at`]. Default: lists them into `buf`; a game whose
+    /// lists can be long counts some without listing.
+    fn legal_count(&self, buf: &mut Vec<Action>) -> usize {
+        buf.clear();
+        self.legal_actions(buf);
+        buf.len()
+    }
+    /// The `index`-th legal action (from 0) in the order of
+    /// [`Rules::legal_actions`]; `index` is below `legal_count` and `buf` is
+    /// as `legal_count` left it on this state.
+    fn legal_at(&self, index: usize, buf: &[Action]) -> Action {
+        buf[index]
+    }
     /// Why `action` is illegal now, or `None` if it is legal.
     fn illegal_reason(&self, action: Action) -> Option<String>;
     /// Applies a legal action. Calling it with an illegal one is a logic error.

@@ -26,9 +26,7 @@ struct ActionTexts(Mutex<TextCache>);
 #[derive(Default)]
 struct TextCache {
     small: Vec<Option<Py<PyString>>>,
-    /// Scratch space for a state's legal codes and for writing a text, kept
-    /// to save allocations at every call.
-    codes: Vec<Action>,
+    /// Scratch space for writing a text, kept to save an allocation per call.
     buf: String,
 }
 
@@ -57,15 +55,18 @@ fn text<'py>(
 }
 
 impl ActionTexts {
-    /// The legal actions of `state` as a list of Python strings.
-    fn legal_list<'py>(&self, py: Python<'py>, state: &AnyState) -> PyResult<Bound<'py, PyList>> {
+    /// The legal actions `codes` of `state` as a list of Python strings.
+    fn legal_list<'py>(
+        &self,
+        py: Python<'py>,
+        state: &AnyState,
+        codes: &[Action],
+    ) -> PyResult<Bound<'py, PyList>> {
         let mut guard = self
             .0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let TextCache { small, codes, buf } = &mut *guard;
-        codes.clear();
-        state.legal_actions(codes);
+        let TextCache { small, buf } = &mut *guard;
         PyList::new(
             py,
             codes.iter().map(|&code| text(small, py, state, code, buf)),
@@ -147,6 +148,20 @@ fn check_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 }
 
 /// A `seat` argument names an existing seat.
+/// An action index: `Ok` if it fits an `i64`, `Err(text)` for an integer too
+/// large for one (it names no action either way, and the error shows it as
+/// given). Anything but an integer (a bool, a float, a string) is an
+/// `IllegalActionError` that says so.
+fn action_index(index: &Bound<'_, PyAny>) -> PyResult<Result<i64, String>> {
+    if index.is_instance_of::<PyBool>() || !index.is_instance_of::<PyInt>() {
+        return Err(IllegalActionError::new_err(format!(
+            "an action index must be an integer, not {}",
+            index.get_type().name()?
+        )));
+    }
+    Ok(index.extract::<i64>().map_err(|_| index.to_string()))
+}
+
 fn check_seat(seat: usize, players: usize) -> PyResult<()> {
     if seat >= players {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
@@ -276,19 +291,13 @@ impl PyGame {
             .config
             .new_state(seed, deck.as_deref())
             .map_err(to_py_err)?;
-        Ok(PyState {
-            state,
-            texts: self.texts.clone(),
-        })
+        Ok(PyState::new(state, &self.texts))
     }
 
     fn state_from_json(&self, text: &str) -> PyResult<PyState> {
         self.config
             .state_from_json(text)
-            .map(|state| PyState {
-                state,
-                texts: self.texts.clone(),
-            })
+            .map(|state| PyState::new(state, &self.texts))
             .map_err(to_py_err)
     }
 
@@ -387,10 +396,7 @@ impl PyGame {
             .map_err(to_py_err)?;
         Ok(states
             .into_iter()
-            .map(|state| PyState {
-                state,
-                texts: self.texts.clone(),
-            })
+            .map(|state| PyState::new(state, &self.texts))
             .collect())
     }
 
@@ -435,6 +441,29 @@ impl PyGame {
 struct PyState {
     state: AnyState,
     texts: Arc<ActionTexts>,
+    /// The legal codes as `legal_count` left them (scratch space otherwise).
+    codes: Vec<Action>,
+    /// `legal_count` of the state as it is now, once asked: `legal_count()`
+    /// then `apply_legal(i)` count once. Every change of the state clears it.
+    counted: Option<usize>,
+}
+
+impl PyState {
+    fn new(state: AnyState, texts: &Arc<ActionTexts>) -> Self {
+        PyState {
+            state,
+            texts: texts.clone(),
+            codes: Vec::new(),
+            counted: None,
+        }
+    }
+
+    fn count(&mut self) -> usize {
+        match self.counted {
+            Some(count) => count,
+            None => *self.counted.insert(self.state.legal_count(&mut self.codes)),
+        }
+    }
 }
 
 #[pymethods]
@@ -443,12 +472,48 @@ impl PyState {
         self.state.current_player()
     }
 
-    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.texts.legal_list(py, &self.state)
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.codes.clear();
+        self.state.legal_actions(&mut self.codes);
+        // The whole list is also what `legal_at` needs: keep it as counted.
+        self.counted = Some(self.codes.len());
+        self.texts.legal_list(py, &self.state, &self.codes)
     }
 
     fn apply(&mut self, action: &str) -> PyResult<()> {
-        self.state.apply(action).map_err(to_py_err)
+        self.state.apply(action).map_err(to_py_err)?;
+        self.counted = None;
+        Ok(())
+    }
+
+    /// `len(legal_actions())` without writing the texts.
+    fn legal_count(&mut self) -> usize {
+        self.count()
+    }
+
+    /// Applies `legal_actions()[index]` without writing the texts: a Python
+    /// loop that chooses by position (a random or search bot) pays for no strings.
+    fn apply_legal(&mut self, index: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (index, huge) = match action_index(index)? {
+            Ok(index) => (index, None),
+            Err(text) => (i64::MAX, Some(text)),
+        };
+        let count = self.count();
+        let result = self.state.apply_legal(index, count, &self.codes);
+        if result.is_ok() {
+            self.counted = None;
+        }
+        match result {
+            Err(Error::IllegalAction {
+                game, seat, reason, ..
+            }) if huge.is_some() => Err(to_py_err(Error::IllegalAction {
+                game,
+                seat,
+                action: format!("legal action {}", huge.unwrap_or_default()),
+                reason,
+            })),
+            result => result.map_err(to_py_err),
+        }
     }
 
     fn is_terminal(&self) -> bool {
@@ -480,10 +545,7 @@ impl PyState {
     }
 
     fn clone(&self) -> Self {
-        PyState {
-            state: self.state.clone(),
-            texts: self.texts.clone(),
-        }
+        PyState::new(self.state.clone(), &self.texts)
     }
 
     fn __copy__(&self) -> Self {
@@ -508,10 +570,8 @@ impl PyState {
                 players - 1
             )));
         }
-        Ok(PyState {
-            state: self.state.resample(seat, seed).map_err(to_py_err)?,
-            texts: self.texts.clone(),
-        })
+        let state = self.state.resample(seat, seed).map_err(to_py_err)?;
+        Ok(PyState::new(state, &self.texts))
     }
 
     fn __repr__(&self) -> String {

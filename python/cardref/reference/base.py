@@ -97,6 +97,29 @@ class ReferenceState(ABC):
         who = f"seat {seat} cannot play" if seat is not None else "cannot play"
         raise IllegalActionError(f"{self.GAME_ID}: {who} {action!r}: {reason}")
 
+    def legal_count(self) -> int:
+        """``len(legal_actions())``; with ``apply_legal`` a loop can choose actions
+        by position, which the Rust core serves without writing any text."""
+        return len(self.legal_actions())
+
+    def apply_legal(self, index: int) -> None:
+        """Apply ``legal_actions()[index]`` (from 0); an index that names no legal
+        action is an IllegalActionError and leaves the state as it was."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise IllegalActionError(
+                f"an action index must be an integer, not {type(index).__name__}")
+        legal = self.legal_actions()
+        if 0 <= index < len(legal):
+            self._play(legal[index])
+            return
+        seat = self.current_player()
+        if seat is None:
+            reason = "the game is over"
+        else:
+            reason = f"there are {len(legal)} legal actions, numbered 0 to {len(legal) - 1}"
+        who = f"seat {seat} cannot play" if seat is not None else "cannot play"
+        raise IllegalActionError(f"{self.GAME_ID}: {who} 'legal action {index}': {reason}")
+
     def placements(self) -> Optional[list[int]]:
         """Placements (1 = best, ties share) once the game is over, else None."""
         return self._final_placements() if self.is_terminal() else None

@@ -250,6 +250,39 @@ impl AnyState {
         dispatch!(self, s => s.apply_checked(text))
     }
 
+    /// How many legal actions there are, without writing their texts.
+    /// `buf` is scratch space.
+    pub fn legal_count(&self, buf: &mut Vec<Action>) -> usize {
+        dispatch!(self, s => s.legal_count(buf))
+    }
+
+    /// Applies the `index`-th of the legal actions (from 0, in the order of
+    /// [`AnyState::legal_actions`]), so a caller that chooses by position never
+    /// needs the texts. `count` and `buf` are what [`AnyState::legal_count`]
+    /// returned and left on this state. An index that names no legal action
+    /// (or any index once the game is over) is an illegal action and leaves
+    /// the state unchanged.
+    pub fn apply_legal(&mut self, index: i64, count: usize, buf: &[Action]) -> Result<(), Error> {
+        if let Some(i) = usize::try_from(index).ok().filter(|&i| i < count) {
+            let action = dispatch!(self, s => s.legal_at(i, buf));
+            self.apply_unchecked(action);
+            return Ok(());
+        }
+        let reason = match count {
+            0 => "the game is over".to_string(),
+            _ => format!(
+                "there are {count} legal actions, numbered 0 to {}",
+                count - 1
+            ),
+        };
+        Err(Error::IllegalAction {
+            game: dispatch_type!(self, T => T::ID),
+            seat: self.current_player(),
+            action: format!("legal action {index}"),
+            reason,
+        })
+    }
+
     /// Applies an action code known to be legal.
     pub fn apply_unchecked(&mut self, action: Action) {
         dispatch!(self, s => s.apply_unchecked(action))
@@ -393,7 +426,7 @@ pub fn random_playouts(config: &Config, games: u64, seed: u64) -> Result<Playout
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
+    use crate::game::{pick, Rules};
 
     /// Draws `random_action` many times at `state` (`draws` per legal action):
     /// every draw must be legal and, for a short legal list, every legal
@@ -447,6 +480,52 @@ mod tests {
                     step += 1;
                 }
             }
+        }
+    }
+
+    /// Applying the i-th legal action by position gives the state that applying
+    /// its text gives, and an index past the end, a negative one or any index
+    /// after the end is refused with the state left as it was.
+    #[test]
+    fn apply_legal_matches_applying_the_text() {
+        for game in GAME_IDS {
+            let config = Config::new(game, 4, vec![]).expect(game);
+            let mut by_index = config.new_state(11, None).expect("state");
+            let mut by_text = by_index.clone();
+            let mut rng = SplitMix64::new(5);
+            let mut buf = Vec::new();
+            while !by_index.is_terminal() {
+                let texts = by_index.legal_action_texts();
+                let count = by_index.legal_count(&mut buf);
+                assert_eq!(count, texts.len(), "{game}");
+                let before = by_index.to_json();
+                for bad in [-1, texts.len() as i64, i64::MAX] {
+                    let err = by_index.apply_legal(bad, count, &buf).unwrap_err();
+                    assert!(
+                        err.to_string().contains(&format!("legal action {bad}")),
+                        "{err}"
+                    );
+                    assert_eq!(
+                        by_index.to_json(),
+                        before,
+                        "{game}: refused index changed the state"
+                    );
+                }
+                let i = pick(&mut rng, texts.len());
+                by_index
+                    .apply_legal(i as i64, count, &buf)
+                    .expect("legal index");
+                by_text.apply(&texts[i]).expect("legal text");
+                assert_eq!(
+                    by_index.to_json(),
+                    by_text.to_json(),
+                    "{game}: {}",
+                    texts[i]
+                );
+            }
+            let count = by_index.legal_count(&mut buf);
+            let err = by_index.apply_legal(0, count, &buf).unwrap_err();
+            assert!(err.to_string().contains("the game is over"), "{err}");
         }
     }
 }

@@ -326,24 +326,116 @@ fn highest(hand: u64, k: u32) -> u64 {
     set
 }
 
-/// Calls `f` with every `j`-card subset of `cards` (ascending), in lexicographic order.
-fn for_each_subset(cards: &[u8], j: usize, mut f: impl FnMut(u64)) {
-    if j <= cards.len() {
-        subsets_from(cards, j, 0, &mut f);
+/// The subsets of a hand in lexicographic order (of their cards listed
+/// ascending), by size. Listing a hand's actions is on every Python-driven
+/// step, and a discard lists up to 2^11 of them, so each subset is a slice
+/// entry and three table lookups, with no step that waits on the last.
+///
+/// A subset is a pattern of `n` bits, the hand's i-th lowest card at bit
+/// n-1-i: lexicographic order is then descending order of the patterns
+/// ([`PATTERNS`]). A table per 4 bits of the pattern turns it into cards.
+struct Subsets {
+    nibbles: [[u64; 16]; 3],
+    n: usize,
+}
+
+impl Subsets {
+    fn new(hand: u64) -> Self {
+        let n = hand.count_ones() as usize;
+        debug_assert!(n <= MAX_HAND);
+        let mut nibbles = [[0u64; 16]; 3];
+        let mut rest = hand;
+        // The highest card is bit 0: the cards from the top down, 4 per table.
+        for bit in 0..n {
+            let top = 1u64 << (63 - rest.leading_zeros());
+            rest ^= top;
+            let (table, b) = (&mut nibbles[bit / 4], bit % 4);
+            for k in 1usize << b..2 << b {
+                table[k] = table[k - (1 << b)] | top;
+            }
+        }
+        Subsets { nibbles, n }
+    }
+
+    /// The subsets of `sizes` cards: by size, each size in lexicographic order.
+    fn of_sizes(&self, sizes: std::ops::Range<usize>) -> impl Iterator<Item = u64> + '_ {
+        let fewer = &FEWER_THAN[self.n];
+        let start = fewer[sizes.start.min(self.n + 1)] as usize;
+        let end = fewer[sizes.end.min(self.n + 1)] as usize;
+        self.patterns()[start..end.max(start)]
+            .iter()
+            .map(|&p| self.cards(p))
+    }
+
+    /// The `index`-th subset in the order of `of_sizes(0..n + 1)`: no listing.
+    fn nth(&self, index: usize) -> u64 {
+        self.cards(self.patterns()[index])
+    }
+
+    /// All patterns of the hand's size, in order.
+    fn patterns(&self) -> &'static [u16] {
+        &PATTERNS[(1 << self.n) - 1..(2 << self.n) - 1]
+    }
+
+    #[inline]
+    fn cards(&self, pattern: u16) -> u64 {
+        let p = pattern as usize;
+        self.nibbles[0][p & 15] | self.nibbles[1][p >> 4 & 15] | self.nibbles[2][p >> 8 & 15]
     }
 }
 
-/// Every way to add `j` cards of `cards` to `chosen`, in order:
-/// the smallest next card first, which is lexicographic order; O(1) per subset.
-fn subsets_from(cards: &[u8], j: usize, chosen: u64, f: &mut impl FnMut(u64)) {
-    if j == 0 {
-        f(chosen);
-        return;
+/// Every pattern of `n` bits for n = 0..=`MAX_HAND`, a block of 2^n for
+/// each (starting at 2^n - 1): by number of bits set, then descending. The
+/// patterns with `j` bits start `FEWER_THAN[n][j]` into the block.
+const PATTERNS: [u16; (2 << MAX_HAND) - 1] = {
+    let mut t = [0u16; (2 << MAX_HAND) - 1];
+    let mut next = 0;
+    let mut n = 0;
+    while n <= MAX_HAND {
+        let mut j = 0;
+        while j <= n {
+            let mut v = 1u32 << n;
+            while v > 0 {
+                v -= 1;
+                if v.count_ones() == j as u32 {
+                    t[next] = v as u16;
+                    next += 1;
+                }
+            }
+            j += 1;
+        }
+        n += 1;
     }
-    for i in 0..=cards.len() - j {
-        subsets_from(&cards[i + 1..], j - 1, chosen | 1 << cards[i], f);
+    t
+};
+
+/// `RANK_SUBSETS[nibble][size]`: the `size`-card subsets of a rank's cards
+/// (a nibble, bit = suit), in lexicographic order; C(cards, size) of them.
+const RANK_SUBSETS: [[[u8; 6]; 5]; 16] = {
+    let mut t = [[[0u8; 6]; 5]; 16];
+    let mut nibble = 0;
+    while nibble < 16 {
+        let mut size = 0;
+        while size <= 4 {
+            // Lexicographic order is descending order of the suit-reversed patterns.
+            let (mut next, mut reversed) = (0, 16);
+            while reversed > 0 {
+                reversed -= 1;
+                let sub = (reversed & 1) << 3
+                    | (reversed & 2) << 1
+                    | (reversed & 4) >> 1
+                    | (reversed & 8) >> 3;
+                if sub & !nibble == 0 && (sub as u32).count_ones() == size as u32 {
+                    t[nibble][size][next] = sub as u8;
+                    next += 1;
+                }
+            }
+            size += 1;
+        }
+        nibble += 1;
     }
-}
+    t
+};
 
 // ---------------------------------------------------------------------------
 // §5 helpers: legal actions by index, for the random bot
@@ -832,11 +924,12 @@ impl TwentyTwo {
     /// §5.1: j = 0..=min(hand, stock) cards, then lexicographic.
     fn discard_options(&self, out: &mut Vec<Action>) {
         let hand = self.hands[self.to_act as usize];
-        let (cards, n) = card_list(hand);
-        let most = (n as u32).min(self.stock_size()) as usize;
-        for j in 0..=most {
-            for_each_subset(&cards[..n], j, |set| out.push(DISCARD | set));
-        }
+        let most = hand.count_ones().min(self.stock_size()) as usize;
+        out.extend(
+            Subsets::new(hand)
+                .of_sizes(0..most + 1)
+                .map(|set| DISCARD | set),
+        );
     }
 
     /// §5.2 leading: 1..=h-1 cards of one rank (TT-6); by rank, size, suits.
@@ -844,9 +937,11 @@ impl TwentyTwo {
         let hand = self.hands[self.to_act as usize];
         let most = hand.count_ones() as usize - 1;
         for r in 0..13u32 {
-            let (cards, n) = card_list(hand & 0xF << (4 * r));
+            let nibble = rank_nibble(hand, r);
+            let n = nibble.count_ones() as usize;
             for size in 1..=n.min(most) {
-                for_each_subset(&cards[..n], size, |set| out.push(PLAY | set));
+                let sets = &RANK_SUBSETS[nibble][size][..BINOMIAL[n][size] as usize];
+                out.extend(sets.iter().map(|&sub| PLAY | u64::from(sub) << (4 * r)));
             }
         }
     }
@@ -856,15 +951,17 @@ impl TwentyTwo {
         let hand = self.hands[self.to_act as usize];
         let bar = self.trick.bar;
         let k = bar.count_ones() as usize;
-        let (cards, n) = card_list(hand);
         let must_beat =
             self.params.lowest_only_if_cannot_beat && beats_or_equals(highest(hand, k as u32), bar);
         let lowest_ok = !must_beat;
-        for_each_subset(&cards[..n], k, |set| {
-            if beats_or_equals(set, bar) || (lowest_ok && is_lowest_set(set, hand)) {
-                out.push(PLAY | set);
-            }
-        });
+        let meets =
+            |&set: &u64| beats_or_equals(set, bar) || (lowest_ok && is_lowest_set(set, hand));
+        out.extend(
+            Subsets::new(hand)
+                .of_sizes(k..k + 1)
+                .filter(meets)
+                .map(|set| PLAY | set),
+        );
     }
 
     /// Why a `play` of `set` by the player to act is illegal, if it is.
@@ -1239,6 +1336,26 @@ impl Rules for TwentyTwo {
             }
             Phase::GameOver => {}
         }
+    }
+
+    /// A discard's options are every subset of the hand up to a size, up to
+    /// 2^11 of them: counted and indexed (`Subsets::nth`) without listing.
+    fn legal_count(&self, buf: &mut Vec<Action>) -> usize {
+        if self.phase != Phase::Discard {
+            buf.clear();
+            self.legal_actions(buf);
+            return buf.len();
+        }
+        let hand = self.hands[self.to_act as usize];
+        let most = hand.count_ones().min(self.stock_size()) as usize;
+        FEWER_THAN[hand.count_ones() as usize][most + 1] as usize
+    }
+
+    fn legal_at(&self, index: usize, buf: &[Action]) -> Action {
+        if self.phase != Phase::Discard {
+            return buf[index];
+        }
+        DISCARD | Subsets::new(self.hands[self.to_act as usize]).nth(index)
     }
 
     fn illegal_reason(&self, action: Action) -> Option<String> {
@@ -2383,19 +2500,73 @@ mod tests {
 
     #[test]
     fn subsets_come_in_lexicographic_order() {
-        let mut seen = Vec::new();
-        for_each_subset(&[1, 4, 7, 9], 2, |s| seen.push(s));
+        let seen: Vec<u64> = Subsets::new(set_of(&[1, 4, 7, 9])).of_sizes(2..3).collect();
         let expect: Vec<u64> = [(1, 4), (1, 7), (1, 9), (4, 7), (4, 9), (7, 9)]
             .iter()
             .map(|(a, b)| (1 << a) | (1 << b))
             .collect();
         assert_eq!(seen, expect);
         let mut count = 0;
-        for_each_subset(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0, |s| {
+        for s in Subsets::new(set_of(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10])).of_sizes(0..1) {
             assert_eq!(s, 0);
             count += 1;
-        });
+        }
         assert_eq!(count, 1);
+    }
+
+    /// Every `j`-subset of a list, the obvious recursive way, in lexicographic order.
+    fn subsets_by_definition(cards: &[u8], j: usize, out: &mut Vec<u64>, chosen: u64) {
+        if j == 0 {
+            out.push(chosen);
+            return;
+        }
+        for i in 0..cards.len().saturating_sub(j - 1) {
+            subsets_by_definition(&cards[i + 1..], j - 1, out, chosen | 1 << cards[i]);
+        }
+    }
+
+    fn set_of(cards: &[u8]) -> u64 {
+        cards.iter().fold(0, |set, &c| set | 1 << c)
+    }
+
+    #[test]
+    fn subsets_match_the_recursive_listing_for_every_size() {
+        let mut rng = SplitMix64::new(22);
+        for _ in 0..300 {
+            let mut deck: Vec<u8> = (0..52).collect();
+            rng.shuffle(&mut deck);
+            let n = pick(&mut rng, MAX_HAND + 1);
+            let mut cards = deck[..n].to_vec();
+            cards.sort_unstable();
+            let subsets = Subsets::new(set_of(&cards));
+            for j in 0..=n + 1 {
+                let fast: Vec<u64> = subsets.of_sizes(j..j + 1).collect();
+                let mut slow = Vec::new();
+                subsets_by_definition(&cards, j, &mut slow, 0);
+                assert_eq!(fast, slow, "cards {cards:?}, j = {j}");
+            }
+            // Several sizes at once: the sizes in turn.
+            let most = pick(&mut rng, n + 1);
+            let mut slow = Vec::new();
+            for j in 0..=most {
+                subsets_by_definition(&cards, j, &mut slow, 0);
+            }
+            assert_eq!(subsets.of_sizes(0..most + 1).collect::<Vec<_>>(), slow);
+        }
+    }
+
+    #[test]
+    fn rank_subsets_match_the_recursive_listing() {
+        for (nibble, by_size) in RANK_SUBSETS.iter().enumerate() {
+            let suits: Vec<u8> = (0..4).filter(|s| nibble >> s & 1 == 1).collect();
+            for (size, sets) in by_size.iter().enumerate() {
+                let mut slow = Vec::new();
+                subsets_by_definition(&suits, size, &mut slow, 0);
+                let count = BINOMIAL[suits.len()][size] as usize;
+                let fast: Vec<u64> = sets[..count].iter().map(|&s| u64::from(s)).collect();
+                assert_eq!(fast, slow, "nibble {nibble:04b}, size {size}");
+            }
+        }
     }
 
     #[test]
