@@ -16,7 +16,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -110,30 +110,39 @@ def native_in_turns(game: Any, budget: float, seed: int) -> tuple[Rate, Rate]:
 
 def stepped(game: Any, budget: float, seed: int) -> Rate:
     """(b)/(c) Python drives a state step by step: legal_actions + apply."""
-    pick = random.Random(seed).random
-    games = actions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < budget or games == 0:
-        state = game.new_state(seed=seed + games)
+    def play(state: Any, pick: Callable[[], float]) -> int:
+        actions = 0
         while not state.is_terminal():
             legal = state.legal_actions()
             state.apply(legal[int(pick() * len(legal))])
             actions += 1
-        games += 1
-    return Rate(games, actions, time.perf_counter() - start)
+        return actions
+
+    return whole_games(game, budget, seed, play)
 
 
 def stepped_by_index(game: Any, budget: float, seed: int) -> Rate:
     """(b') Python drives a state step by step by position: legal_count +
     apply_legal, the same random choices as ``stepped`` without any action text."""
+    def play(state: Any, pick: Callable[[], float]) -> int:
+        actions = 0
+        while not state.is_terminal():
+            state.apply_legal(int(pick() * state.legal_count()))
+            actions += 1
+        return actions
+
+    return whole_games(game, budget, seed, play)
+
+
+def whole_games(game: Any, budget: float, seed: int,
+                play: Callable[[Any, Callable[[], float]], int]) -> Rate:
+    """Games from ``seed`` on, each played to the end by ``play`` (which
+    returns its actions), until ``budget`` seconds are spent (at least one)."""
     pick = random.Random(seed).random
     games = actions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < budget or games == 0:
-        state = game.new_state(seed=seed + games)
-        while not state.is_terminal():
-            state.apply_legal(int(pick() * state.legal_count()))
-            actions += 1
+        actions += play(game.new_state(seed=seed + games), pick)
         games += 1
     return Rate(games, actions, time.perf_counter() - start)
 
