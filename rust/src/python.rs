@@ -147,7 +147,6 @@ fn check_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         .collect()
 }
 
-/// A `seat` argument names an existing seat.
 /// An action index: `Ok` if it fits an `i64`, `Err(text)` for an integer too
 /// large for one (it names no action either way, and the error shows it as
 /// given). Anything but an integer (a bool, a float, a string) is an
@@ -162,6 +161,7 @@ fn action_index(index: &Bound<'_, PyAny>) -> PyResult<Result<i64, String>> {
     Ok(index.extract::<i64>().map_err(|_| index.to_string()))
 }
 
+/// A `seat` argument names an existing seat.
 fn check_seat(seat: usize, players: usize) -> PyResult<()> {
     if seat >= players {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
@@ -503,17 +503,20 @@ impl PyState {
         if result.is_ok() {
             self.counted = None;
         }
-        match result {
-            Err(Error::IllegalAction {
-                game, seat, reason, ..
-            }) if huge.is_some() => Err(to_py_err(Error::IllegalAction {
+        result.map_err(|e| match (e, huge) {
+            (
+                Error::IllegalAction {
+                    game, seat, reason, ..
+                },
+                Some(text),
+            ) => to_py_err(Error::IllegalAction {
                 game,
                 seat,
-                action: format!("legal action {}", huge.unwrap_or_default()),
+                action: format!("legal action {text}"),
                 reason,
-            })),
-            result => result.map_err(to_py_err),
-        }
+            }),
+            (e, _) => to_py_err(e),
+        })
     }
 
     fn is_terminal(&self) -> bool {
