@@ -59,77 +59,17 @@ impl SplitMix64 {
         }
     }
 
-    /// `bounded(n)` for `n <= SMALL`, with the remainder computed by
-    /// multiplications ([`small_remainder`]) instead of a division: the same
-    /// value, from the same draws.
-    #[inline]
-    fn bounded_small(&mut self, n: u64) -> u64 {
-        debug_assert!(n > 0 && n <= SMALL as u64);
-        let x = self.next_u64();
-        if x <= u64::MAX - n {
-            return small_remainder(x, n);
-        }
-        let (rest, value) = self.bounded_tail(x, n);
-        *self = rest;
-        value
-    }
-
     /// Fisher–Yates: for i from len-1 down to 1, swap a[i] with a[bounded(i+1)].
     /// It draws from a local copy of the generator, which stays in a register
-    /// instead of going through memory on every draw. A card deck's draws
-    /// alternate between a division and [`small_remainder`]'s multiplications:
-    /// the divider and the multiplier are separate units, so two draws in a
-    /// row share the work instead of queueing for the divider.
+    /// instead of going through memory on every draw.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         let mut g = *self;
-        let mut i = items.len().saturating_sub(1);
-        while i > SMALL {
+        for i in (1..items.len()).rev() {
             let j = g.bounded(i as u64 + 1) as usize;
             items.swap(i, j);
-            i -= 1;
-        }
-        while i >= 2 {
-            let j = g.bounded(i as u64 + 1) as usize;
-            items.swap(i, j);
-            let j = g.bounded_small(i as u64) as usize;
-            items.swap(i - 1, j);
-            i -= 2;
-        }
-        if i == 1 {
-            let j = g.bounded(2) as usize;
-            items.swap(1, j);
         }
         *self = g;
     }
-}
-
-/// Largest divisor [`small_remainder`] serves: a deck of cards.
-const SMALL: usize = 128;
-
-/// Per divisor n <= `SMALL`: 2^32 mod n, and ceil(2^64 / n) (0 for n = 1).
-const RECIPROCALS: [(u64, u64); SMALL + 1] = {
-    let mut t = [(0u64, 0u64); SMALL + 1];
-    let mut n = 1;
-    while n <= SMALL {
-        t[n] = (
-            (1u64 << 32) % n as u64,
-            (u64::MAX / n as u64).wrapping_add(1),
-        );
-        n += 1;
-    }
-    t
-};
-
-/// `x % n` for 1 <= n <= `SMALL`, exactly, without a division: x is folded
-/// to t = hi * (2^32 mod n) + lo, which has the same remainder and is below
-/// 2^40; then the remainder by a 64-bit reciprocal of n is exact, because t
-/// has at most 40 bits, n at most 8, and 40 + 8 <= 64 (Lemire, Kaser and
-/// Kurz, "Faster remainder by direct computation", 2019).
-#[inline]
-fn small_remainder(x: u64, n: u64) -> u64 {
-    let (fold, reciprocal) = RECIPROCALS[n as usize];
-    let t = (x >> 32) * fold + (x & 0xFFFF_FFFF);
-    ((reciprocal.wrapping_mul(t) as u128 * n as u128) >> 64) as u64
 }
 
 #[cfg(test)]
@@ -203,31 +143,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn small_remainder_is_the_remainder() {
-        let mut g = SplitMix64::new(77);
-        for n in 1..=SMALL as u64 {
-            let edges = [
-                0,
-                1,
-                n - 1,
-                n,
-                u64::MAX - n,
-                u64::MAX,
-                1 << 32,
-                (1 << 32) - 1,
-            ];
-            let multiples = (0..64).map(|k| (u64::MAX / n - k) * n);
-            let randoms = (0..20_000).map(|_| g.next_u64());
-            for x in edges.into_iter().chain(multiples).chain(randoms) {
-                assert_eq!(small_remainder(x, n), x % n, "x = {x}, n = {n}");
-            }
-        }
-    }
-
-    /// The shuffle (divisions and reciprocals alternating) draws exactly as
-    /// `bounded` does, for every length, rejections aside (they need draws
-    /// within n of 2^64).
+    /// The shuffle draws exactly as `bounded` does, for every length.
     #[test]
     fn shuffle_is_fisher_yates_with_bounded() {
         for len in [0usize, 1, 2, 3, 10, 52, 75, 104, 128, 129, 200] {
