@@ -70,9 +70,7 @@ pub trait Rules: Clone {
     /// on to [`Rules::legal_at`]. Default: lists them into `buf`; a game whose
     /// lists can be long counts some without listing.
     fn legal_count(&self, buf: &mut Vec<Action>) -> usize {
-        buf.clear();
-        self.legal_actions(buf);
-        buf.len()
+        count_by_listing(self, buf)
     }
     /// The `index`-th legal action (from 0) in the order of
     /// [`Rules::legal_actions`]; `index` is below `legal_count` and `buf` is
@@ -189,6 +187,14 @@ pub trait Rules: Clone {
         Self::write_action(action, &mut s);
         s
     }
+}
+
+/// The legal actions of `state` listed into `buf`, and how many there are:
+/// [`Rules::legal_count`] for a game that does not count them otherwise.
+pub fn count_by_listing<G: Rules>(state: &G, buf: &mut Vec<Action>) -> usize {
+    buf.clear();
+    state.legal_actions(buf);
+    buf.len()
 }
 
 /// A uniform index below `n` by multiply-shift: what bots use to choose (a

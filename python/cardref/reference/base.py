@@ -94,8 +94,13 @@ class ReferenceState(ABC):
             return
         else:
             reason = self.why_illegal(action)
+        raise self._illegal(action, reason)
+
+    def _illegal(self, action: object, reason: str) -> IllegalActionError:
+        """The error for ``action`` refused for ``reason``: names game, seat and action."""
+        seat = self.current_player()
         who = f"seat {seat} cannot play" if seat is not None else "cannot play"
-        raise IllegalActionError(f"{self.GAME_ID}: {who} {action!r}: {reason}")
+        return IllegalActionError(f"{self.GAME_ID}: {who} {action!r}: {reason}")
 
     def legal_count(self) -> int:
         """``len(legal_actions())``; with ``apply_legal`` a loop can choose actions
@@ -112,13 +117,11 @@ class ReferenceState(ABC):
         if 0 <= index < len(legal):
             self._play(legal[index])
             return
-        seat = self.current_player()
-        if seat is None:
+        if self.is_terminal():
             reason = "the game is over"
         else:
             reason = f"there are {len(legal)} legal actions, numbered 0 to {len(legal) - 1}"
-        who = f"seat {seat} cannot play" if seat is not None else "cannot play"
-        raise IllegalActionError(f"{self.GAME_ID}: {who} 'legal action {index}': {reason}")
+        raise self._illegal(f"legal action {index}", reason)
 
     def placements(self) -> Optional[list[int]]:
         """Placements (1 = best, ties share) once the game is over, else None."""

@@ -21,7 +21,7 @@
 //! is a card set plus a verb bit: `DISCARD | set` or `PLAY | set`.
 
 use crate::cards::{bits, check_deck, nth_bit64};
-use crate::game::{competition_placements, pick, Action, Error, Rules};
+use crate::game::{competition_placements, count_by_listing, pick, Action, Error, Rules};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
@@ -913,6 +913,11 @@ impl TwentyTwo {
         self.stock_sets[len] = set;
     }
 
+    /// §5.1: the most cards `hand` may discard (its size and the stock limit it).
+    fn most_discards(&self, hand: u64) -> usize {
+        hand.count_ones().min(self.stock_size()) as usize
+    }
+
     fn stock_size(&self) -> u32 {
         (self.stock_len - self.stock_top) as u32
     }
@@ -924,7 +929,7 @@ impl TwentyTwo {
     /// §5.1: j = 0..=min(hand, stock) cards, then lexicographic.
     fn discard_options(&self, out: &mut Vec<Action>) {
         let hand = self.hands[self.to_act as usize];
-        let most = hand.count_ones().min(self.stock_size()) as usize;
+        let most = self.most_discards(hand);
         out.extend(
             Subsets::new(hand)
                 .of_sizes(0..most + 1)
@@ -1029,7 +1034,7 @@ impl TwentyTwo {
     #[inline(never)]
     fn nth_discard(&self, hand: u64, choose: impl FnOnce(usize) -> usize) -> u64 {
         let h = hand.count_ones() as usize;
-        let most = h.min(self.stock_size() as usize);
+        let most = self.most_discards(hand);
         if most == 0 {
             return 0;
         }
@@ -1342,12 +1347,10 @@ impl Rules for TwentyTwo {
     /// 2^11 of them: counted and indexed (`Subsets::nth`) without listing.
     fn legal_count(&self, buf: &mut Vec<Action>) -> usize {
         if self.phase != Phase::Discard {
-            buf.clear();
-            self.legal_actions(buf);
-            return buf.len();
+            return count_by_listing(self, buf);
         }
         let hand = self.hands[self.to_act as usize];
-        let most = hand.count_ones().min(self.stock_size()) as usize;
+        let most = self.most_discards(hand);
         FEWER_THAN[hand.count_ones() as usize][most + 1] as usize
     }
 
@@ -1376,8 +1379,8 @@ impl Rules for TwentyTwo {
         if verb_is_play {
             return self.play_problem(set);
         }
-        let most = hand.count_ones().min(self.stock_size());
-        (set.count_ones() > most).then(|| {
+        let most = self.most_discards(hand);
+        (set.count_ones() as usize > most).then(|| {
             format!("it may discard at most {most} cards (its hand and the stock limit it)")
         })
     }
@@ -1503,7 +1506,7 @@ impl Rules for TwentyTwo {
     fn heuristic_action(&self, _rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
         let hand = self.hands[self.to_act as usize];
         if self.phase == Phase::Discard {
-            let most = (hand.count_ones()).min(self.stock_size()) as usize;
+            let most = self.most_discards(hand);
             let high = hand & !((1u64 << (4 * 9)) - 1);
             let mut set = 0u64;
             for c in bits(high as u128)
@@ -1697,7 +1700,7 @@ impl Rules for TwentyTwo {
     fn search_candidates(&self, legal: &mut Vec<Action>) {
         if self.phase == Phase::Discard {
             let hand = self.hands[self.to_act as usize];
-            let most = hand.count_ones().min(self.stock_size());
+            let most = self.most_discards(hand);
             legal.clear();
             let mut set = 0u64;
             let mut rest = hand;
