@@ -238,7 +238,8 @@ impl Take5 {
             piles: [0; MAX_PLAYERS],
             unused: 0,
             scores: [0; MAX_PLAYERS],
-            round_scores: Vec::new(),
+            // A game to the default end score lasts about five rounds.
+            round_scores: Vec::with_capacity(8),
             history: Vec::with_capacity(64 * params.players),
             round_start: 0,
         };
@@ -274,13 +275,18 @@ impl Take5 {
     /// §4.2–4.5: ten cards each round-robin from seat 0, then rows 0..3, rest unused.
     fn deal(&mut self, deck: &[u8]) {
         let n = self.n();
+        let mut dealt = 0;
         self.hands = [0; MAX_PLAYERS];
-        for round in deck[..10 * n].chunks_exact(n) {
-            for (hand, &c) in self.hands.iter_mut().zip(round) {
-                *hand |= bit(c);
+        // Seat s gets the cards at s, s + n, s + 2n, ...: each hand is built
+        // in a register and stored once.
+        for (s, hand) in self.hands[..n].iter_mut().enumerate() {
+            let mut set = 0;
+            for k in 0..TURNS as usize {
+                set |= bit(deck[k * n + s]);
             }
+            *hand = set;
+            dealt |= set;
         }
-        let mut dealt = self.hands.iter().fold(0, |set, &hand| set | hand);
         for r in 0..ROWS {
             let c = deck[10 * n + r];
             self.start_row(r, c);
@@ -317,8 +323,7 @@ impl Take5 {
     #[inline(always)]
     fn commit(&mut self, card: u8) {
         let s = self.to_act as usize;
-        self.hands[s] &= !bit(card);
-        self.committed[s] = card;
+        self.lay_down(s, card);
         if s + 1 < self.n() {
             self.to_act += 1;
         } else {
@@ -327,12 +332,25 @@ impl Take5 {
         }
     }
 
+    /// Seat `s` puts `card` from its hand face down.
+    #[inline(always)]
+    fn lay_down(&mut self, s: usize, card: u8) {
+        self.hands[s] &= !bit(card);
+        self.committed[s] = card;
+    }
+
     /// All commitments become public, sorted by card. Cards are distinct, so
     /// each card's place in the order is the number of committed cards below
     /// it: counted, not compared, so no branch depends on the cards.
     fn reveal(&mut self) {
         let n = self.n();
-        let set = self.committed[..n].iter().fold(0, |set, &c| set | bit(c));
+        self.reveal_set(self.committed[..n].iter().fold(0, |set, &c| set | bit(c)));
+    }
+
+    /// `reveal`, given the set of the committed cards.
+    #[inline(always)]
+    fn reveal_set(&mut self, set: u128) {
+        let n = self.n();
         for s in 0..n {
             let c = self.committed[s];
             let place = (set & (bit(c) - 1)).count_ones() as usize;
@@ -486,6 +504,50 @@ impl Take5 {
             }
         });
         reached || self.params.round_limit == Some(self.round as i64)
+    }
+
+    // -----------------------------------------------------------------------
+    // The random bots of a batch (`Rules::random_steps`)
+    // -----------------------------------------------------------------------
+
+    /// The random bots' plays for the rest of the round: each seat's hand in a
+    /// uniformly random order, seat s's card for turn t at `plan[10 s + t]`.
+    /// The cards are dealt into the order lowest first, the i-th to a random
+    /// place among the first i + 1 (Fisher–Yates, inside out). One draw orders
+    /// a hand of m cards: the places are its digits in the mixed radix 1, 2,
+    /// ..., m (each the high half of a 128-bit product, the low half going on
+    /// to the next), uniform up to a bias below m!/2^64 < 2^-42. Leaves the
+    /// plan empty if a hand does not hold one card per turn left (a state
+    /// loaded from JSON need not).
+    #[inline(never)]
+    fn plan_random_plays(&self, rng: &mut SplitMix64, plan: &mut Vec<Action>) {
+        let (n, turns, turn) = (self.n(), TURNS as usize, self.turn as usize);
+        if self.hands[..n]
+            .iter()
+            .any(|h| h.count_ones() as usize != turns - turn)
+        {
+            plan.clear();
+            return;
+        }
+        // Entries before `turn` are never read, so old ones can stay.
+        plan.resize(n * turns, 0);
+        for (order, &hand) in plan.chunks_exact_mut(turns).zip(&self.hands) {
+            let order = &mut order[turn..];
+            let mut x = rng.next_u64();
+            let mut i = 0;
+            for (half, base) in [(hand as u64, 0), ((hand >> 64) as u64, 64)] {
+                let mut rest = half;
+                while rest != 0 {
+                    let wide = u128::from(x) * (i as u128 + 1);
+                    let j = (wide >> 64) as usize;
+                    x = wide as u64;
+                    order[i] = order[j];
+                    order[j] = base + Action::from(rest.trailing_zeros());
+                    rest &= rest - 1;
+                    i += 1;
+                }
+            }
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -869,6 +931,39 @@ impl Rules for Take5 {
         }
     }
 
+    /// In a batch of random bots, every seat orders its hand at random at the
+    /// start of a round and plays it in that order, one card a turn: each play
+    /// is still uniform over the cards the seat holds (every card in hand is
+    /// legal), and a round costs one draw per hand instead of a draw and a
+    /// k-th-card select per play. A turn's commitments are then made in one
+    /// call, and the cards revealed.
+    #[inline(always)]
+    fn random_steps(&mut self, rng: &mut SplitMix64, plan: &mut Vec<Action>) -> u64 {
+        let (n, turn) = (self.n(), self.turn as usize);
+        let turn_starts = self.phase == Phase::Commit && self.to_act == 0;
+        if turn_starts && (turn == 0 || plan.is_empty()) {
+            self.plan_random_plays(rng, plan);
+        }
+        if !turn_starts || plan.is_empty() {
+            // A row to choose, a playout that started in mid-turn, or hands
+            // that could not be planned.
+            let action = self.random_action(rng, plan);
+            self.apply_unchecked(action);
+            return 1;
+        }
+        let mut set = 0;
+        for s in 0..n {
+            let card = plan[s * TURNS as usize + turn] as u8;
+            self.history.push(Action::from(card));
+            self.lay_down(s, card);
+            set |= bit(card);
+        }
+        self.to_act = n as u8 - 1;
+        self.reveal_set(set);
+        self.place_revealed();
+        n as u64
+    }
+
     const HAS_HEURISTIC: bool = true;
 
     /// The strategy of `cardref.bots.heuristic.take5`: play the card that risks
@@ -1166,6 +1261,80 @@ mod tests {
             set_row(&mut g, r, row);
         }
         assert_eq!(g.fewest_heads_row(), 1);
+    }
+
+    /// Pearson's statistic of `counts` against equal expected counts.
+    fn chi_square(counts: &[u64]) -> f64 {
+        let expected = counts.iter().sum::<u64>() as f64 / counts.len() as f64;
+        counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum()
+    }
+
+    /// A state at the start of turn `turn` of round 1, played by random bots.
+    fn at_turn(players: i64, seed: u64, turn: u8) -> Take5 {
+        let mut g = Take5::new(params(players), seed, None).unwrap();
+        let mut rng = SplitMix64::new(seed);
+        while !(g.turn == turn && g.to_act == 0 && g.phase == Phase::Commit) {
+            let a = g.random_action(&mut rng, &mut Vec::new());
+            g.apply_unchecked(a);
+        }
+        g
+    }
+
+    #[test]
+    fn planned_random_plays_order_each_hand_uniformly() {
+        // Three cards left per hand: each of the 6 orders is equally likely.
+        let g = at_turn(4, 5, 7);
+        let (mut rng, mut plan) = (SplitMix64::new(9), Vec::new());
+        let mut counts = [[0u64; 6]; 4];
+        for _ in 0..12_000 {
+            g.plan_random_plays(&mut rng, &mut plan);
+            for (s, tally) in counts.iter_mut().enumerate() {
+                let order = &plan[10 * s + 7..10 * s + 10];
+                let set = order.iter().fold(0, |set, &c| set | bit(c as u8));
+                assert_eq!(set, g.hands[s], "seat {s} plans exactly its hand");
+                let rank = |c: Action| (g.hands[s] & (bit(c as u8) - 1)).count_ones() as usize;
+                // The first card's rank, then whether the other two come down.
+                let (a, b, c) = (rank(order[0]), rank(order[1]), rank(order[2]));
+                tally[a * 2 + usize::from(b > c)] += 1;
+            }
+        }
+        for (s, tally) in counts.iter().enumerate() {
+            // 5 degrees of freedom: above 20.5 once in a thousand.
+            assert!(chi_square(tally) < 20.5, "seat {s}: {tally:?}");
+        }
+    }
+
+    #[test]
+    fn planned_random_plays_open_with_any_card_of_a_full_hand() {
+        let (mut rng, mut plan) = (SplitMix64::new(2), Vec::new());
+        let mut counts = [0u64; 10];
+        for seed in 0..3_000 {
+            let g = Take5::new(params(4), seed, None).unwrap();
+            g.plan_random_plays(&mut rng, &mut plan);
+            for s in 0..4 {
+                let first = plan[10 * s] as u8;
+                counts[(g.hands[s] & (bit(first) - 1)).count_ones() as usize] += 1;
+            }
+        }
+        // 9 degrees of freedom: above 27.9 once in a thousand.
+        assert!(chi_square(&counts) < 27.9, "{counts:?}");
+    }
+
+    #[test]
+    fn hands_that_do_not_match_the_turn_get_no_plan() {
+        let mut g = Take5::new(params(4), 3, None).unwrap();
+        let card = g.hands[2].trailing_zeros() as u8;
+        g.hands[2] &= !bit(card);
+        g.unused |= bit(card);
+        let (mut rng, mut plan) = (SplitMix64::new(1), vec![7; 40]);
+        g.plan_random_plays(&mut rng, &mut plan);
+        assert!(plan.is_empty());
+        // The batch step falls back to one random action at a time.
+        assert_eq!(g.random_steps(&mut rng, &mut plan), 1);
+        assert_eq!(g.history.len(), 1);
     }
 
     #[test]
