@@ -146,6 +146,15 @@ pub trait Rules: Clone {
         1
     }
 
+    /// Deals a new game of this configuration from `seed` in place, as a new
+    /// state with no explicit deck would be, keeping this one's allocations;
+    /// false if the game cannot (then nothing changed). Batches of games call
+    /// it between games. Default: false.
+    fn restart(&mut self, seed: u64) -> bool {
+        let _ = seed;
+        false
+    }
+
     /// True if the game has a native heuristic bot (`heuristic_action`).
     const HAS_HEURISTIC: bool = false;
 

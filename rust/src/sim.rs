@@ -7,7 +7,7 @@
 //! number of threads.
 
 use crate::game::{Action, Error, Rules};
-use crate::games::Config;
+use crate::games::{AnyState, Config};
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -222,9 +222,16 @@ fn play_range(
 ) -> Result<Totals, Error> {
     let n = bots.len();
     let mut totals = Totals::new(n);
+    let mut state: Option<AnyState> = None;
     for i in range {
         let s = game_seed(seed, i);
-        let mut g = config.new_state(s, None)?;
+        let g = match &mut state {
+            Some(g) => {
+                g.restart(config, s)?;
+                g
+            }
+            None => state.insert(config.new_state(s, None)?),
+        };
         let actions = g.play_out(bots, &mut bot_rng(s));
         let placements = g.placements().unwrap_or_default();
         let scores = g.scores();

@@ -332,6 +332,15 @@ impl AnyState {
         dispatch_type!(self, T => T::HAS_HEURISTIC)
     }
 
+    /// A new game of this configuration from `seed` in place, reusing this
+    /// state's allocations where the game can (see [`Rules::restart`]).
+    pub fn restart(&mut self, config: &Config, seed: u64) -> Result<(), Error> {
+        if !dispatch!(self, s => s.restart(seed)) {
+            *self = config.new_state(seed, None)?;
+        }
+        Ok(())
+    }
+
     /// Plays to the end with one native bot per seat; returns the actions applied.
     pub fn play_out(&mut self, bots: &[Bot], rng: &mut SplitMix64) -> u64 {
         dispatch!(self, s => sim::play_out(s, bots, rng))
@@ -414,8 +423,9 @@ pub struct PlayoutTotals {
 pub fn random_playouts(config: &Config, games: u64, seed: u64) -> Result<PlayoutTotals, Error> {
     let mut chooser = SplitMix64::new(seed ^ 0x5EED_0FC4_A2D5);
     let mut totals = PlayoutTotals::default();
+    let mut state = config.new_state(seed, None)?;
     for i in 0..games {
-        let mut state = config.new_state(seed.wrapping_add(i), None)?;
+        state.restart(config, seed.wrapping_add(i))?;
         totals.actions +=
             state.play_out(&[Bot::Random; MAX_SEATS][..config.players()], &mut chooser);
         totals.games += 1;
@@ -448,6 +458,26 @@ mod tests {
                 "{}: a legal action never drawn",
                 G::ID
             );
+        }
+    }
+
+    #[test]
+    fn a_restarted_state_is_a_new_state() {
+        for id in GAME_IDS {
+            let config = Config::new(id, 4, vec![]).unwrap();
+            let mut g = config.new_state(1, None).unwrap();
+            g.play_out(&[Bot::Random; 4], &mut SplitMix64::new(2));
+            assert!(g.is_terminal());
+            for seed in [3, 1, u64::MAX] {
+                g.restart(&config, seed).unwrap();
+                let fresh = config.new_state(seed, None).unwrap();
+                assert_eq!(g.to_json(), fresh.to_json(), "{id} seed {seed}");
+                // The two play on alike.
+                let mut fresh = fresh;
+                let a = g.play_out(&[Bot::Random; 4], &mut SplitMix64::new(seed));
+                let b = fresh.play_out(&[Bot::Random; 4], &mut SplitMix64::new(seed));
+                assert_eq!((a, g.to_json()), (b, fresh.to_json()), "{id} seed {seed}");
+            }
         }
     }
 

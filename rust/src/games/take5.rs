@@ -222,7 +222,32 @@ impl Take5 {
     /// A new game: round 1 is dealt from `deck` if given (top card first, no
     /// generator call), else from the generator's first shuffle.
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
-        let mut game = Take5 {
+        let mut game = Self::undealt(params, seed, Vec::new(), Vec::new());
+        // A game to the default end score lasts about five rounds.
+        game.round_scores.reserve(8);
+        game.history.reserve(64 * params.players);
+        match deck {
+            Some(given) => {
+                let order = check_deck(given, &params.canonical_deck())?;
+                let cards: Vec<u8> = order.iter().map(|&i| i as u8 + 1).collect();
+                game.deal(&cards);
+            }
+            None => {
+                let (cards, len) = game.shuffle_new_deck();
+                game.deal(&cards[..len]);
+            }
+        }
+        Ok(game)
+    }
+
+    /// Round 1 before the deal, keeping the given (empty) lists' allocations.
+    fn undealt(
+        params: Params,
+        seed: u64,
+        round_scores: Vec<[i64; MAX_PLAYERS]>,
+        history: Vec<Action>,
+    ) -> Self {
+        Take5 {
             params,
             rng: SplitMix64::new(seed),
             round: 1,
@@ -238,23 +263,10 @@ impl Take5 {
             piles: [0; MAX_PLAYERS],
             unused: 0,
             scores: [0; MAX_PLAYERS],
-            // A game to the default end score lasts about five rounds.
-            round_scores: Vec::with_capacity(8),
-            history: Vec::with_capacity(64 * params.players),
+            round_scores,
+            history,
             round_start: 0,
-        };
-        match deck {
-            Some(given) => {
-                let order = check_deck(given, &params.canonical_deck())?;
-                let cards: Vec<u8> = order.iter().map(|&i| i as u8 + 1).collect();
-                game.deal(&cards);
-            }
-            None => {
-                let (cards, len) = game.shuffle_new_deck();
-                game.deal(&cards[..len]);
-            }
         }
-        Ok(game)
     }
 
     fn n(&self) -> usize {
@@ -962,6 +974,17 @@ impl Rules for Take5 {
         self.reveal_set(set);
         self.place_revealed();
         n as u64
+    }
+
+    fn restart(&mut self, seed: u64) -> bool {
+        let mut round_scores = std::mem::take(&mut self.round_scores);
+        let mut history = std::mem::take(&mut self.history);
+        round_scores.clear();
+        history.clear();
+        *self = Self::undealt(self.params, seed, round_scores, history);
+        let (cards, len) = self.shuffle_new_deck();
+        self.deal(&cards[..len]);
+        true
     }
 
     const HAS_HEURISTIC: bool = true;
