@@ -133,12 +133,12 @@ pub trait Rules: Clone {
         buf[pick(rng, buf.len())]
     }
 
-    /// One action of a random bot in a batch where every seat is random;
-    /// returns how many actions it applied (the game must not be over).
-    /// `plan` belongs to the playout: empty at its start and kept between
-    /// calls, so a game can draw once what several turns will use. Each
-    /// action must be uniform over the legal ones, as `random_action`'s are,
-    /// but need not come from the same draws. Default: one `random_action`.
+    /// Plays one or more actions of random bots, in a batch where every seat
+    /// is random; returns how many (the game must not be over). `plan`
+    /// belongs to the playout: empty at its start and kept between calls, so
+    /// a game can draw once what several turns will use. Each action must be
+    /// uniform over the legal ones, as `random_action`'s are, but need not
+    /// come from the same draws. Default: one `random_action`.
     #[inline(always)]
     fn random_steps(&mut self, rng: &mut SplitMix64, plan: &mut Vec<Action>) -> u64 {
         let action = self.random_action(rng, plan);
