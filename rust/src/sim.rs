@@ -391,6 +391,42 @@ mod tests {
         }
     }
 
+    /// Take 5's planned batch and random bots stepped one action at a time
+    /// play games alike: the same mean length and the same mean bullheads
+    /// taken, within four standard errors, over 3,000 games each.
+    #[test]
+    fn take5_planned_batches_play_like_stepped_random_bots() {
+        let config = take5(4);
+        let (mut batch, mut stepped) = (Vec::new(), Vec::new());
+        for seed in 0..3_000 {
+            let mut g = config.new_state(seed, None).unwrap();
+            let actions = g.play_out(&[Bot::Random; 4], &mut SplitMix64::new(seed));
+            batch.push([actions as f64, g.scores().iter().sum::<i64>() as f64]);
+            let mut g = config.new_state(seed, None).unwrap();
+            let mut rng = SplitMix64::new(seed ^ 1);
+            let mut actions = 0;
+            while !g.is_terminal() {
+                let a = g.bot_action(Bot::Random, &mut rng);
+                g.apply_unchecked(a);
+                actions += 1;
+            }
+            stepped.push([actions as f64, g.scores().iter().sum::<i64>() as f64]);
+        }
+        let mean_var = |xs: &[[f64; 2]], k: usize| {
+            let n = xs.len() as f64;
+            let mean = xs.iter().map(|x| x[k]).sum::<f64>() / n;
+            let var = xs.iter().map(|x| (x[k] - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            (mean, var / n)
+        };
+        for (k, what) in ["actions", "bullheads"].iter().enumerate() {
+            let ((a, va), (b, vb)) = (mean_var(&batch, k), mean_var(&stepped, k));
+            assert!(
+                (a - b).abs() < 4.0 * (va + vb).sqrt(),
+                "{what}: {a} against {b}"
+            );
+        }
+    }
+
     /// Every game's batch of random bots, started at the deal or anywhere in
     /// a game (mid-turn included), plays only legal actions: its history
     /// replays through the checked path to the same state.
