@@ -141,9 +141,7 @@ pub trait Rules: Clone {
     /// come from the same draws. Default: one `random_action`.
     #[inline(always)]
     fn random_steps(&mut self, rng: &mut SplitMix64, plan: &mut Vec<Action>) -> u64 {
-        let action = self.random_action(rng, plan);
-        self.apply_unchecked(action);
-        1
+        random_step(self, rng, plan)
     }
 
     /// Deals a new game of this configuration from `seed` in place, as a new
@@ -217,6 +215,15 @@ pub fn count_by_listing<G: Rules>(state: &G, buf: &mut Vec<Action>) -> usize {
     buf.clear();
     state.legal_actions(buf);
     buf.len()
+}
+
+/// Applies one `random_action`; returns 1, the actions applied. What
+/// [`Rules::random_steps`] does by default, and where a game's own cannot plan.
+#[inline(always)]
+pub fn random_step<G: Rules>(state: &mut G, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> u64 {
+    let action = state.random_action(rng, buf);
+    state.apply_unchecked(action);
+    1
 }
 
 /// A uniform index below `n` by multiply-shift: what bots use to choose (a

@@ -7,7 +7,7 @@
 //! number of threads.
 
 use crate::game::{Action, Error, Rules};
-use crate::games::{AnyState, Config};
+use crate::games::Config;
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -222,16 +222,10 @@ fn play_range(
 ) -> Result<Totals, Error> {
     let n = bots.len();
     let mut totals = Totals::new(n);
-    let mut state: Option<AnyState> = None;
+    let mut slot = None;
     for i in range {
         let s = game_seed(seed, i);
-        let g = match &mut state {
-            Some(g) => {
-                g.restart(config, s)?;
-                g
-            }
-            None => state.insert(config.new_state(s, None)?),
-        };
+        let g = config.deal_into(&mut slot, s)?;
         let actions = g.play_out(bots, &mut bot_rng(s));
         let placements = g.placements().unwrap_or_default();
         let scores = g.scores();

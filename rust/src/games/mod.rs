@@ -194,6 +194,23 @@ impl Config {
         }
     }
 
+    /// The next game of a batch, dealt from `seed` into the state `slot`
+    /// holds (its allocations reused, see [`AnyState::restart`]), or into a
+    /// new state for the batch's first game.
+    pub fn deal_into<'a>(
+        &self,
+        slot: &'a mut Option<AnyState>,
+        seed: u64,
+    ) -> Result<&'a mut AnyState, Error> {
+        match slot {
+            Some(state) => {
+                state.restart(self, seed)?;
+                Ok(state)
+            }
+            None => Ok(slot.insert(self.new_state(seed, None)?)),
+        }
+    }
+
     /// Loads a state written by `to_json` (by either engine) for this configuration.
     pub fn state_from_json(&self, text: &str) -> Result<AnyState, Error> {
         let value: Value = serde_json::from_str(text).map_err(|e| Error::InvalidState {
@@ -423,9 +440,9 @@ pub struct PlayoutTotals {
 pub fn random_playouts(config: &Config, games: u64, seed: u64) -> Result<PlayoutTotals, Error> {
     let mut chooser = SplitMix64::new(seed ^ 0x5EED_0FC4_A2D5);
     let mut totals = PlayoutTotals::default();
-    let mut state = config.new_state(seed, None)?;
+    let mut slot = None;
     for i in 0..games {
-        state.restart(config, seed.wrapping_add(i))?;
+        let state = config.deal_into(&mut slot, seed.wrapping_add(i))?;
         totals.actions +=
             state.play_out(&[Bot::Random; MAX_SEATS][..config.players()], &mut chooser);
         totals.games += 1;

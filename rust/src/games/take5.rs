@@ -12,7 +12,9 @@
 //! order), and actions are codes: `play c` = c, `take r` = 128 + r.
 
 use crate::cards::{bits, check_deck, nth_bit, push_bits};
-use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
+use crate::game::{
+    competition_placements, parse_canonical_uint, pick, random_step, Action, Error, Rules,
+};
 use crate::json::{self, ensure};
 use crate::params::{check_players, Param, ParamReader};
 use crate::rng::SplitMix64;
@@ -959,9 +961,7 @@ impl Rules for Take5 {
         if !turn_starts || plan.is_empty() {
             // A row to choose, a playout that started in mid-turn, or hands
             // that could not be planned.
-            let action = self.random_action(rng, plan);
-            self.apply_unchecked(action);
-            return 1;
+            return random_step(self, rng, plan);
         }
         let mut set = 0;
         for s in 0..n {
