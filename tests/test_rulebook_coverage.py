@@ -12,18 +12,7 @@ import cardref
 from scenario_runner import SCENARIO_ROOT, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def find_rule_book() -> Path:
-    """The rule book sits in ``shared/rules`` beside the project (or beside a
-    folder that holds the checkout)."""
-    for folder in ROOT.parents:
-        if (folder / "shared" / "rules" / "CONVENTIONS.md").is_file():
-            return folder / "shared" / "rules"
-    return ROOT.parent / "shared" / "rules"
-
-
-RULE_BOOK = find_rule_book()
+RULE_BOOK = ROOT / "docs" / "rules"
 PREFIX = {"take5": "T5", "five_alive": "FA", "back_alley": "BA", "twenty_two": "TT",
           "hundred": "HU"}
 
@@ -33,8 +22,10 @@ def rule_book_ids(game_id: str) -> set[str]:
     return set(re.findall(rf"\b{PREFIX[game_id]}-[ST]?[0-9]+[a-z]?\b", text))
 
 
-def test_the_rule_book_is_beside_the_project() -> None:
-    assert (RULE_BOOK / "CONVENTIONS.md").is_file(), f"expected the rule book at {RULE_BOOK}"
+@pytest.mark.parametrize("name", ["CONVENTIONS", *cardref.games()])
+def test_the_rule_book_is_in_the_repository(name: str) -> None:
+    text = (RULE_BOOK / f"{name}.md").read_text(encoding="utf-8")
+    assert text.startswith("# "), f"docs/rules/{name}.md has no title"
 
 
 @pytest.mark.parametrize("game_id", cardref.games())

@@ -1,4 +1,4 @@
-"""Variant keys: strict types and ranges (CONVENTIONS.md, "Configuration").
+"""Variant keys: strict types and ranges (docs/rules/CONVENTIONS.md, "Configuration").
 
 Each reference game lists its keys as ``Choice``/``Int``/``Bool`` specs; the
 checks here turn a caller's keyword arguments into the effective values, or a

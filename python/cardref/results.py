@@ -1,4 +1,4 @@
-"""Placements by competition ranking (CONVENTIONS.md, "Results")."""
+"""Placements by competition ranking (docs/rules/CONVENTIONS.md, "Results")."""
 
 from __future__ import annotations
 

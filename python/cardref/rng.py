@@ -1,4 +1,4 @@
-"""The generator and shuffle both engines share (CONVENTIONS.md, "Randomness").
+"""The generator and shuffle both engines share (docs/rules/CONVENTIONS.md, "Randomness").
 
 SplitMix64 over a 64-bit state, a rejection-sampled ``bounded(n)``, and a
 Fisher–Yates shuffle from the last index down. The Rust twin is ``rng.rs``.

@@ -1,5 +1,5 @@
 //! Variant keys: strict typing and range checks shared by every game
-//! (CONVENTIONS.md, "Configuration").
+//! (docs/rules/CONVENTIONS.md, "Configuration").
 
 use crate::game::Error;
 use serde_json::{json, Map, Value};

@@ -1,4 +1,4 @@
-//! The generator and shuffle that both engines share (CONVENTIONS.md, "Randomness").
+//! The generator and shuffle that both engines share (docs/rules/CONVENTIONS.md, "Randomness").
 //!
 //! SplitMix64 is tiny, has a 64-bit state that serialises as one integer, and is
 //! trivial to reproduce bit for bit in Python, which is why the rule book uses it.

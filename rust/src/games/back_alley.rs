@@ -1,5 +1,5 @@
 //! Back Alley (Back Alley Bridge, Blooper), as specified in
-//! `shared/rules/back_alley.md`: four players in two partnerships (seats 0+2
+//! `docs/rules/back_alley.md`: four players in two partnerships (seats 0+2
 //! against 1+3) with a 54-card deck, the two jokers being the Big Blooper
 //! (`BB`) and the Little Blooper (`LB`).
 //!

@@ -1,4 +1,4 @@
-//! 5 Alive, as specified in `shared/rules/five_alive.md` (FA-n are its ambiguities).
+//! 5 Alive, as specified in `docs/rules/five_alive.md` (FA-n are its ambiguities).
 //!
 //! A 77-card deck (`hasbro77`) or a 75-card one (`alt75`, FA-1) of number cards
 //! `0`..`7` and wild cards `D1 D2 PASS REV SKIP =21 =10 =0 REDEAL BOMB`. Each

@@ -1,4 +1,4 @@
-//! 100 (One Hundred), as specified in `shared/rules/hundred.md`.
+//! 100 (One Hundred), as specified in `docs/rules/hundred.md`.
 //!
 //! 3–12 players (2 with `allow_two_players`) play from one 52-card deck, or two
 //! for 7 or more (HU-12), each with 3 chips and a hand of 3. In turn a player
@@ -289,7 +289,7 @@ fn take_num_decks(given: &mut [(String, Param)]) -> Result<(), Error> {
 }
 
 impl Params {
-    /// Checks the player count and the variant keys (CONVENTIONS "Configuration").
+    /// Checks the player count and the variant keys (docs/rules/CONVENTIONS.md, "Configuration").
     pub fn parse(players: i64, mut given: Vec<(String, Param)>) -> Result<Self, Error> {
         let players = check_players(players, 2, MAX_PLAYERS as i64)?;
         take_num_decks(&mut given)?;

@@ -1,4 +1,4 @@
-//! Take 5 (6 nimmt!), as specified in `shared/rules/take5.md`.
+//! Take 5 (6 nimmt!), as specified in `docs/rules/take5.md`.
 //!
 //! 104 cards carry 1–7 bullheads. Each turn every seat commits a card face down
 //! (asked in seat order, T5-8); the cards are revealed and placed lowest first on
@@ -121,7 +121,7 @@ const END_RULES: [&str; 2] = ["at_least", "more_than"];
 const TOO_LOW: [&str; 2] = ["player", "auto_fewest_heads"];
 
 impl Params {
-    /// Checks the player count and the variant keys (CONVENTIONS "Configuration").
+    /// Checks the player count and the variant keys (docs/rules/CONVENTIONS.md, "Configuration").
     pub fn parse(players: i64, given: Vec<(String, Param)>) -> Result<Self, Error> {
         let players = check_players(players, 2, MAX_PLAYERS as i64)?;
         let mut r = ParamReader::new(given);

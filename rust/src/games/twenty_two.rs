@@ -1,4 +1,4 @@
-//! Twenty-Two (22), as specified in `shared/rules/twenty_two.md`.
+//! Twenty-Two (22), as specified in `docs/rules/twenty_two.md`.
 //!
 //! One 52-card deck; ranks 2 < … < 10 < J < Q < K < A, suits only make cards
 //! distinct; values 2–10 face, J/Q/K 10, A 11 (TT-19). Each hand is dealt from
@@ -195,7 +195,7 @@ const TIES: [&str; 3] = ["all_tied_score", "last_played_wins", "first_played_win
 const TIED_DEALER: [&str; 2] = ["last", "first"];
 
 impl Params {
-    /// Checks the player count and the variant keys (CONVENTIONS "Configuration").
+    /// Checks the player count and the variant keys (docs/rules/CONVENTIONS.md, "Configuration").
     pub fn parse(players: i64, mut given: Vec<(String, Param)>) -> Result<Self, Error> {
         let players = check_players(players, 2, MAX_PLAYERS as i64)?;
         // `first_dealer` is a seat or "random"; the reader only knows one type per key.
