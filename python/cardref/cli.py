@@ -81,8 +81,9 @@ def _tournament(args: argparse.Namespace) -> int:
 
     from .tournament import runner
     from .tournament.config import load_config
-    from .tournament.report import print_results, results_from_store
+    from .tournament.report import print_results
     from .tournament.schedule import build_schedule
+    from .tournament.stats import results as results_from_store
     from .tournament.store import Store, remove_results
 
     if args.deal_groups is not None and args.deal_groups < 1:
@@ -136,29 +137,31 @@ def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
     from rich.table import Table
 
     from .tournament import runner
+    from .tournament.referee import GameRecord
+    from .tournament.stats import LiveTally
 
     progress = Progress("[progress.description]{task.description}", BarColumn(),
                         MofNCompleteColumn(), TimeRemainingColumn(), console=console)
     task = progress.add_task("games", total=total, completed=done)
-    tally: dict[str, list[float]] = {}
+    tally = LiveTally(config.teams)
     for game in store.games():
-        _count(tally, game["seating"], game["placements"], game["statuses"])
+        tally.add(game["seating"], game["placements"], game["statuses"])
 
     def standings() -> Table:
         table = Table(title="Live standings (no confidence intervals yet)")
         for label in ("Bot", "Seats", "Mean placement", "Wins", "Failures"):
             table.add_column(label, justify="left" if label == "Bot" else "right")
-        order = sorted(tally.items(), key=lambda kv: kv[1][1] / kv[1][0])
-        for name, (n, place, wins, fails) in order:
-            table.add_row(name, str(int(n)), f"{place / n:.2f}", str(int(wins)), str(int(fails)))
+        for name, seats, place, wins, fails in tally.rows():
+            shown = f"{wins:.0f}" if wins == int(wins) else f"{wins:.2f}"  # shared wins
+            table.add_row(name, str(seats), f"{place:.2f}", shown, str(fails))
         return table
 
     last = 0.0
     with Live(Group(progress, standings()), console=console, refresh_per_second=4) as live:
 
-        def on_game(record: runner.GameRecord) -> None:
+        def on_game(record: GameRecord) -> None:
             nonlocal last
-            _count(tally, record.seating, record.placements, record.statuses)
+            tally.add(record.seating, record.placements, record.statuses)
             progress.advance(task)
             if time.monotonic() - last > 0.25:
                 live.update(Group(progress, standings()))
@@ -167,16 +170,6 @@ def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
         runner.run(config, store, workers, on_game)
         live.update(Group(progress, standings()))
     console.print()
-
-
-def _count(tally: dict[str, list[float]], seating: list[str], placements: list[int],
-           statuses: list[str]) -> None:
-    for name, place, status in zip(seating, placements, statuses):
-        t = tally.setdefault(name, [0, 0, 0, 0])
-        t[0] += 1
-        t[1] += place
-        t[2] += place == 1
-        t[3] += status != "ok"
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -230,7 +223,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .tournament.report import render, results_from_store
+    from .tournament.report import render
+    from .tournament.stats import results as results_from_store
     from .tournament.store import open_existing
 
     with open_existing(args.file) as store:

@@ -11,7 +11,7 @@ import pytest
 
 from cardref.cli import main
 from cardref.tournament.config import load_config
-from cardref.tournament.runner import TableSetup, final_placements, play_game
+from cardref.tournament.referee import TableSetup, final_placements, play_game
 from cardref.tournament.schedule import build_schedule
 from cardref.tournament.store import Store
 

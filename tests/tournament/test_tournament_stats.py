@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
-from cardref.tournament.ratings import (
+from cardref.tournament.stats import (
+    LiveTally,
     compute,
     openskill_ratings,
     percentile,
@@ -115,3 +116,19 @@ def test_percentile_interpolates():
     assert percentile([1.0, 2.0, 3.0, 4.0], 0.0) == 1.0
     assert percentile([1.0, 2.0, 3.0, 4.0], 1.0) == 4.0
     assert percentile([5.0], 0.975) == 5.0
+
+
+def test_the_live_standings_share_a_first_place_as_the_final_standings_do():
+    tally = LiveTally(None)
+    for game in GAMES:
+        tally.add(game["seating"], game["placements"], game["statuses"])
+    live = {name: (seats, place, wins) for name, seats, place, wins, _ in tally.rows()}
+    final = {s["name"]: s for s in compute(GAMES, ["x", "y"], None, resamples=100)["standings"]}
+    for name, (seats, place, wins) in live.items():
+        assert place == pytest.approx(final[name]["mean_placement"]["value"])
+        assert wins == pytest.approx(final[name]["win_share"]["value"] * seats)
+    assert live["x"][2] == pytest.approx(2.5)  # game c's shared first place counts 1/2
+    teams = LiveTally([[0, 2], [1, 3]])
+    teams.add(["p", "q", "r", "s"], [1, 1, 1, 1], ["ok", "ok", "ok", "timeout"])
+    assert {name: wins for name, _, _, wins, _ in teams.rows()} == {n: 0.5 for n in "pqrs"}
+    assert {name: fails for name, *_, fails in teams.rows()} == {"p": 0, "q": 0, "r": 0, "s": 1}

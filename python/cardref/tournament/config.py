@@ -1,5 +1,7 @@
 """The tournament config file: a strict TOML schema, checked before any game.
 
+The bots it enters are resolved and checked by ``entries.py``.
+
 Every problem is a ``ConfigError`` whose message names the file, the key path
 (``bots[2].path``, ``variant.end_score``), the value found and what is allowed,
 so an organiser can fix the file without reading code. The schema is
@@ -18,9 +20,11 @@ from typing import Any, Optional
 import cardref
 
 from ..api import games as available_games
-from ..bots import BotLoadError, builtin_module, load_bot_class
+from ..bots import BotLoadError
 from ..errors import InvalidParamsError
-from .sandbox import Limits, check_bot
+from .entries import SOURCES, BotSpec, command_target, resolve
+from .entries import check as check_entry
+from .sandbox import Limits
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -40,24 +44,6 @@ TEAM_GAMES: dict[str, list[list[int]]] = {"back_alley": [[0, 2], [1, 3]]}
 
 class ConfigError(Exception):
     """A config file problem; the message is complete and meant for the user."""
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """One entry of the field: a unique name and where its module comes from.
-
-    ``kind`` is "module" (``target`` an importable name, also used for
-    built-ins), "path" (``target`` an absolute file path) or "command"
-    (``target`` the command as a JSON array). ``isolation`` is "process" (its
-    own confined process, the default for submitted bots) or "inprocess"
-    (inside the referee's worker: built-ins, or bots marked as trusted).
-    """
-
-    name: str
-    kind: str
-    target: str
-    source: str  # how the config spelled it, e.g. 'builtin = "random"'
-    isolation: str = "inprocess"
 
 
 @dataclass(frozen=True)
@@ -354,50 +340,40 @@ def _bots(check: _Checker, data: dict, game: str, base: Path,
         raise check.fail("bots", entries, "must be an array of tables ([[bots]])")
     bots: list[BotSpec] = []
     for i, entry in enumerate(entries):
-        where = f"bots[{i}]"
-        check.table(entry, where, BOT_KEYS)
-        name = check.string(entry, "name", f"{where}.name")
-        if name in [b.name for b in bots]:
-            raise check.fail(f"{where}.name", name, "must be unique; another bot has this name")
-        sources = [k for k in ("builtin", "path", "module", "command") if k in entry]
-        if len(sources) != 1:
-            raise check.fail(where, entry, "needs exactly one of builtin, path, module or "
-                             f"command, found {len(sources)}")
-        key = sources[0]
-        if key == "command":
-            bots.append(_command_bot(check, entry, where, name, base))
-            continue
-        value = check.string(entry, key, f"{where}.{key}")
-        default = "inprocess" if key == "builtin" else "process"
-        isolation = check.string(entry, "isolation", f"{where}.isolation", ISOLATIONS,
-                                 default=default)
-        try:
-            if key == "builtin":
-                kind, target = "module", builtin_module(value, game)
-            elif key == "path":
-                kind, target = "path", str((base / value).resolve())
-                if not Path(target).is_file():
-                    raise BotLoadError(f"no such file: {target}")
-            else:
-                kind, target = "module", value
-            if isolation == "inprocess":
-                load_bot_class(kind, target)
-            else:  # never import a submitted bot into the referee
-                problem = check_bot(kind, target, limits)
-                if problem is not None:
-                    raise BotLoadError(problem)
-        except BotLoadError as e:
-            raise check.fail(f"{where}.{key}", value, f"not a usable bot: {e}") from None
-        bots.append(BotSpec(name=name, kind=kind, target=target, source=f"{key} = {value!r}",
-                            isolation=isolation))
+        bots.append(_bot(check, entry, f"bots[{i}]", [b.name for b in bots], game, base,
+                         limits))
     return bots
 
 
+def _bot(check: _Checker, entry: dict, where: str, taken: list[str], game: str, base: Path,
+         limits: Limits) -> BotSpec:
+    """One ``[[bots]]`` entry, resolved and checked (see entries.py)."""
+    check.table(entry, where, BOT_KEYS)
+    name = check.string(entry, "name", f"{where}.name")
+    if name in taken:
+        raise check.fail(f"{where}.name", name, "must be unique; another bot has this name")
+    sources = [k for k in SOURCES if k in entry]
+    if len(sources) != 1:
+        raise check.fail(where, entry, "needs exactly one of builtin, path, module or "
+                         f"command, found {len(sources)}")
+    key = sources[0]
+    if key == "command":
+        return _command_bot(check, entry, where, name, base)
+    value = check.string(entry, key, f"{where}.{key}")
+    default = "inprocess" if key == "builtin" else "process"
+    isolation = check.string(entry, "isolation", f"{where}.isolation", ISOLATIONS,
+                             default=default)
+    try:
+        kind, target = resolve(key, value, game, base)
+        check_entry(kind, target, isolation, limits)
+    except BotLoadError as e:
+        raise check.fail(f"{where}.{key}", value, f"not a usable bot: {e}") from None
+    return BotSpec(name=name, kind=kind, target=target, source=f"{key} = {value!r}",
+                   isolation=isolation)
+
+
 def _command_bot(check: _Checker, entry: dict, where: str, name: str, base: Path) -> BotSpec:
-    """A bot given as ``command = ["prog", "arg", ...]``: always its own process.
-    Elements naming an existing file relative to the config become absolute
-    paths (the bot runs in a private directory); a first element that is not
-    a file is looked up on the bot's PATH."""
+    """A bot given as ``command = ["prog", "arg", ...]``: always its own process."""
     command = entry["command"]
     if (not isinstance(command, list) or not command
             or not all(isinstance(part, str) and part for part in command)):
@@ -405,15 +381,6 @@ def _command_bot(check: _Checker, entry: dict, where: str, name: str, base: Path
     if entry.get("isolation", "process") != "process":
         raise check.fail(f"{where}.isolation", entry["isolation"],
                          'a command always runs in its own process: only "process"')
-    command = [str((base / part).resolve()) if _is_file(base / part) else part
-               for part in command]
-    target = json.dumps(command)
+    target = command_target(command, base)
     return BotSpec(name=name, kind="command", target=target,
                    source=f"command = {target}", isolation="process")
-
-
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except (OSError, ValueError):  # e.g. inline code given as an argument: a name too long
-        return False

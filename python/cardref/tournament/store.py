@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
-from .runner import GameRecord
+from .referee import GameRecord
 from .schedule import ScheduledGame
 
 SCHEMA_VERSION = "1"

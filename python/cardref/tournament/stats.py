@@ -1,4 +1,4 @@
-"""Standings with 95% confidence intervals, head-to-head, by-seat and failures.
+"""Every statistic of a tournament, computed once from its stored games.
 
 Per bot, over every seat it played: mean placement (1 = best), win share (a
 first place shared by k seats or teams counts 1/k), mean game score (the
@@ -15,15 +15,22 @@ independent. The rating's bootstrap refits openskill per resample (about a
 tenth of a millisecond per game), so it uses ``rating_resamples``: at most 200,
 fewer for long tournaments (no fewer than 50); the other statistics use
 ``report.bootstrap``.
+
+``results`` gathers every section the reports show; ``LiveTally`` keeps the
+running standings shown while a tournament plays, with the same win share.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import defaultdict
 from typing import Any, Optional
 
 from openskill.models import PlackettLuce
+
+Teams = Optional[list[list[int]]]
+Stat = dict[str, float]  # {"value", "low", "high"}
 
 RATING_RESAMPLES = 200
 RATING_BUDGET = 40_000  # openskill updates the rating bootstrap may spend
@@ -35,12 +42,12 @@ def rating_resamples(resamples: int, games: int) -> int:
     return min(resamples, RATING_RESAMPLES, max(50, RATING_BUDGET // max(1, games)))
 
 
-def units_of(players: int, teams: Optional[list[list[int]]]) -> list[list[int]]:
+def units_of(players: int, teams: Teams) -> list[list[int]]:
     """Seats that share a result: the teams, or every seat alone."""
     return teams if teams is not None else [[seat] for seat in range(players)]
 
 
-def win_shares(placements: list[int], teams: Optional[list[list[int]]]) -> list[float]:
+def win_shares(placements: list[int], teams: Teams) -> list[float]:
     """Per seat: 1/k if its seat or team is one of k placed first, else 0."""
     units = units_of(len(placements), teams)
     first = sum(1 for unit in units if placements[unit[0]] == 1)
@@ -48,7 +55,12 @@ def win_shares(placements: list[int], teams: Optional[list[list[int]]]) -> list[
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
-    """Linear-interpolation percentile (q in [0, 1]) of a sorted list."""
+    """Linear-interpolation percentile (q in [0, 1]) of a sorted list.
+
+    The same interpolation as ``statistics.quantiles(method="inclusive")``,
+    computed as ``low + (high - low) * fraction``: that form is kept because
+    stored reports give their bounds to the last bit.
+    """
     if len(sorted_values) == 1:
         return sorted_values[0]
     pos = q * (len(sorted_values) - 1)
@@ -57,8 +69,11 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (pos - low)
 
 
+# The rating -------------------------------------------------------------------
+
+
 def openskill_ratings(games: list[dict[str, Any]], bots: list[str],
-                      teams: Optional[list[list[int]]]) -> dict[str, float]:
+                      teams: Teams) -> dict[str, float]:
     """Openskill Plackett–Luce mu per bot after all ``games``, in the order given."""
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in bots}
@@ -83,11 +98,14 @@ def openskill_ratings(games: list[dict[str, Any]], bots: list[str],
     return {name: r.mu for name, r in ratings.items()}
 
 
-def compute(games: list[dict[str, Any]], bots: list[str], teams: Optional[list[list[int]]],
-            resamples: int = 1000, seed: int = 0) -> dict[str, Any]:
-    """Every result section, from finished games (dicts as ``Store.games``)."""
-    sums: dict[tuple[int, str], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
-    played: dict[str, set[str]] = defaultdict(set)
+# Standings with bootstrap intervals --------------------------------------------
+
+Sums = dict[tuple[int, str], list[float]]  # (group, bot) -> [seats, placement, wins, score]
+
+
+def _group_sums(games: list[dict[str, Any]], teams: Teams) -> Sums:
+    """Per deal group and bot: seats played and the sums of each statistic."""
+    sums: Sums = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
     for game in games:
         shares = win_shares(game["placements"], teams)
         for seat, name in enumerate(game["seating"]):
@@ -96,31 +114,36 @@ def compute(games: list[dict[str, Any]], bots: list[str], teams: Optional[list[l
             s[1] += game["placements"][seat]
             s[2] += shares[seat]
             s[3] += float(game["scores"][seat])
-            played[name].add(game["key"])
+    return sums
+
+
+def _means(sums: Sums, bots: list[str],
+           sample: list[int]) -> dict[str, Optional[tuple[float, float, float]]]:
+    """Mean placement, win share and score per bot over the groups of ``sample``."""
+    out: dict[str, Optional[tuple[float, float, float]]] = {}
+    for name in bots:
+        n = place = win = score = 0.0
+        for g in sample:
+            s = sums.get((g, name))
+            if s:
+                n, place, win, score = n + s[0], place + s[1], win + s[2], score + s[3]
+        out[name] = (place / n, win / n, score / n) if n else None
+    return out
+
+
+def _bootstrap(games: list[dict[str, Any]], sums: Sums, bots: list[str], teams: Teams,
+               resamples: int, seed: int) -> dict[str, list[list[float]]]:
+    """Per bot, the resampled values of the three means and the rating."""
     groups = sorted({game["group"] for game in games})
     by_group: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for game in games:
         by_group[game["group"]].append(game)
-
-    def means(sample: list[int]) -> dict[str, Optional[tuple[float, float, float]]]:
-        out: dict[str, Optional[tuple[float, float, float]]] = {}
-        for name in bots:
-            n = place = win = score = 0.0
-            for g in sample:
-                s = sums.get((g, name))
-                if s:
-                    n, place, win, score = n + s[0], place + s[1], win + s[2], score + s[3]
-            out[name] = (place / n, win / n, score / n) if n else None
-        return out
-
-    point = means(groups)
-    rating = openskill_ratings(games, bots, teams)
     rng = random.Random(f"bootstrap-{seed}")
     rating_draws = rating_resamples(resamples, len(games))
     draws: dict[str, list[list[float]]] = {name: [[], [], [], []] for name in bots}
     for r in range(resamples if groups else 0):
         sample = [rng.choice(groups) for _ in groups]
-        for name, m in means(sample).items():
+        for name, m in _means(sums, bots, sample).items():
             if m is not None:
                 for i in range(3):
                     draws[name][i].append(m[i])
@@ -128,43 +151,68 @@ def compute(games: list[dict[str, Any]], bots: list[str], teams: Optional[list[l
             resampled = [game for g in sample for game in by_group[g]]
             for name, mu in openskill_ratings(resampled, bots, teams).items():
                 draws[name][3].append(mu)
+    return draws
 
-    def interval(name: str, i: int, value: float) -> dict[str, float]:
-        values = sorted(draws[name][i]) or [value]
-        return {"value": value, "low": percentile(values, 0.025),
-                "high": percentile(values, 0.975)}
 
+def _interval(draws: list[float], value: float) -> Stat:
+    values = sorted(draws) or [value]
+    return {"value": value, "low": percentile(values, 0.025),
+            "high": percentile(values, 0.975)}
+
+
+def standings(games: list[dict[str, Any]], bots: list[str], teams: Teams,
+              resamples: int = 1000, seed: int = 0) -> list[dict[str, Any]]:
+    """One entry per bot that played, in rank order, each statistic with its CI."""
+    sums = _group_sums(games, teams)
+    groups = sorted({game["group"] for game in games})
+    point = _means(sums, bots, groups)
+    rating = openskill_ratings(games, bots, teams)
+    draws = _bootstrap(games, sums, bots, teams, resamples, seed)
     failures = failure_counts(games, bots)
-    standings = []
+    played: dict[str, set[str]] = defaultdict(set)
+    for game in games:
+        for name in game["seating"]:
+            played[name].add(game["key"])
+    out = []
     for name in bots:
         m = point[name]
         if m is None:
             continue
-        standings.append({
+        d = draws[name]
+        out.append({
             "rank": 0,
             "name": name,
             "games": len(played[name]),
             "seats": int(sum(sums[(g, name)][0] for g in groups if (g, name) in sums)),
-            "mean_placement": interval(name, 0, m[0]),
-            "win_share": interval(name, 1, m[1]),
-            "mean_score": interval(name, 2, m[2]),
-            "rating": interval(name, 3, rating[name]),
+            "mean_placement": _interval(d[0], m[0]),
+            "win_share": _interval(d[1], m[1]),
+            "mean_score": _interval(d[2], m[2]),
+            "rating": _interval(d[3], rating[name]),
             "failures": sum(failures[name].values()),
         })
-    standings.sort(key=lambda s: (s["mean_placement"]["value"], -s["win_share"]["value"],
-                                  -s["rating"]["value"], s["name"]))
-    for rank, entry in enumerate(standings, 1):
+    out.sort(key=lambda s: (s["mean_placement"]["value"], -s["win_share"]["value"],
+                            -s["rating"]["value"], s["name"]))
+    for rank, entry in enumerate(out, 1):
         entry["rank"] = rank
+    return out
+
+
+def compute(games: list[dict[str, Any]], bots: list[str], teams: Teams,
+            resamples: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """Every result section, from finished games (dicts as ``Store.games``)."""
     return {
-        "standings": standings,
+        "standings": standings(games, bots, teams, resamples, seed),
         "head_to_head": head_to_head(games, bots, teams),
         "by_seat": by_seat(games, bots),
-        "failures": failures,
+        "failures": failure_counts(games, bots),
     }
 
 
+# The other sections ---------------------------------------------------------------
+
+
 def head_to_head(games: list[dict[str, Any]], bots: list[str],
-                 teams: Optional[list[list[int]]]) -> dict[str, dict[str, dict[str, float]]]:
+                 teams: Teams) -> dict[str, dict[str, dict[str, float]]]:
     """For bots a and b on opposing seats (or teams): the share of their meetings
     a placed better (ties count half) and the number of meetings."""
     tally: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
@@ -208,3 +256,59 @@ def failure_counts(games: list[dict[str, Any]], bots: list[str]) -> dict[str, di
             if status != "ok":
                 counts[name][status] = counts[name].get(status, 0) + 1
     return counts
+
+
+def failure_list(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every failed seat, in schedule order: game, seat, bot, status, message."""
+    return [{"game": g["key"], "seat": seat, "bot": name, "status": status,
+             "message": g["messages"][seat] or ""}
+            for g in games for seat, (name, status) in enumerate(zip(g["seating"],
+                                                                     g["statuses"]))
+            if status != "ok"]
+
+
+def results(store: Any) -> dict[str, Any]:
+    """Every results section of a results file, with the tournament's description."""
+    meta = store.meta()
+    games = store.games()
+    bots = store.bot_names()
+    teams = json.loads(meta["teams"])
+    out = compute(games, bots, teams, resamples=int(meta["bootstrap"]),
+                  seed=int(meta["seed"]))
+    out["tournament"] = {
+        "game": meta["game"], "players": int(meta["players"]),
+        "params": json.loads(meta["params"]), "engine": meta["engine"],
+        "format": meta["format"], "seed": int(meta["seed"]),
+        "deal_groups": int(meta["deal_groups"]), "teams": teams,
+        "bots": bots, "games_scheduled": len(store.schedule()), "games_played": len(games),
+        "bootstrap": int(meta["bootstrap"]), "config": meta["config_text"],
+    }
+    out["failure_list"] = failure_list(games)
+    return out
+
+
+# While a tournament plays -----------------------------------------------------------
+
+
+class LiveTally:
+    """Running totals per bot for the live standings: seats, placements, win
+    shares (as in the final standings) and failed seats."""
+
+    def __init__(self, teams: Teams) -> None:
+        self.teams = teams
+        self.totals: dict[str, list[float]] = {}
+
+    def add(self, seating: list[str], placements: list[int], statuses: list[str]) -> None:
+        shares = win_shares(placements, self.teams)
+        for name, place, share, status in zip(seating, placements, shares, statuses):
+            t = self.totals.setdefault(name, [0, 0, 0.0, 0])
+            t[0] += 1
+            t[1] += place
+            t[2] += share
+            t[3] += status != "ok"
+
+    def rows(self) -> list[tuple[str, int, float, float, int]]:
+        """(bot, seats, mean placement, wins, failures), best mean placement first."""
+        order = sorted(self.totals.items(), key=lambda kv: kv[1][1] / kv[1][0])
+        return [(name, int(n), place / n, wins, int(fails))
+                for name, (n, place, wins, fails) in order]

@@ -1,0 +1,81 @@
+"""The bots entered: what each ``[[bots]]`` entry names, and whether it plays.
+
+An entry names its bot one of four ways: ``builtin`` (resolved to the
+built-in module for the game), ``module`` (an importable name), ``path`` (a
+file, relative to the config) or ``command`` (a program speaking the
+protocol). Before any game, every bot is checked the way it will run: a
+trusted bot is imported into the referee, a submitted one is loaded in a
+confined process of its own (never imported into the referee), so a broken
+bot is a config error rather than a tournament of forfeits.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..bots import BotLoadError, builtin_module, load_bot_class
+from .sandbox import Limits, check_bot
+
+SOURCES = ("builtin", "path", "module", "command")
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One entry of the field: a unique name and where its module comes from.
+
+    ``kind`` is "module" (``target`` an importable name, also used for
+    built-ins), "path" (``target`` an absolute file path) or "command"
+    (``target`` the command as a JSON array). ``isolation`` is "process" (its
+    own confined process, the default for submitted bots) or "inprocess"
+    (inside the referee's worker: built-ins, or bots marked as trusted).
+    """
+
+    name: str
+    kind: str
+    target: str
+    source: str  # how the config spelled it, e.g. 'builtin = "random"'
+    isolation: str = "inprocess"
+
+
+def resolve(key: str, value: str, game: str, base: Path) -> tuple[str, str]:
+    """``(kind, target)`` of a ``builtin``, ``path`` or ``module`` entry.
+
+    Raises BotLoadError for an unknown built-in or a missing file.
+    """
+    if key == "builtin":
+        return "module", builtin_module(value, game)
+    if key == "path":
+        target = str((base / value).resolve())
+        if not Path(target).is_file():
+            raise BotLoadError(f"no such file: {target}")
+        return "path", target
+    return "module", value
+
+
+def check(kind: str, target: str, isolation: str, limits: Limits) -> None:
+    """Load the bot as it will run; raises BotLoadError if it cannot play."""
+    if isolation == "inprocess":
+        load_bot_class(kind, target)
+        return
+    problem = check_bot(kind, target, limits)  # never import a submitted bot here
+    if problem is not None:
+        raise BotLoadError(problem)
+
+
+def command_target(command: list[str], base: Path) -> str:
+    """The JSON target of a ``command`` entry. Elements naming an existing file
+    relative to the config become absolute paths (the bot runs in a private
+    directory); a first element that is not a file is looked up on the bot's
+    PATH."""
+    parts = [str((base / part).resolve()) if _is_file(base / part) else part
+             for part in command]
+    return json.dumps(parts)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # e.g. inline code given as an argument: a name too long
+        return False

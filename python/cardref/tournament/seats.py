@@ -1,0 +1,178 @@
+"""Seats: how the referee talks to the bot playing one seat of one game.
+
+Every seat, wherever its bot runs, offers the same five calls (``Seat``):
+``start`` once, then ``view`` and ``act`` for each decision, ``end`` when the
+game is over and ``close`` in every case. A seat turns whatever goes wrong in
+its bot into a ``BotFailure`` with one of the statuses of
+``sandbox.STATUSES``; the referee never sees a bot's own exception.
+
+Two kinds exist: ``InProcessSeat`` calls a trusted bot class (the built-ins,
+or a bot marked ``isolation = "inprocess"``) directly, with a SIGALRM guard
+so that one hung bot cannot stall the tournament; ``ProcessSeat`` speaks the
+line protocol of ``docs/protocol.md`` to a submitted bot in its own confined
+process (``sandbox.BotProcess``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import threading
+from typing import Any, Protocol
+
+from ..bots import load_bot_class
+from ..bots.sdk import compact_json
+from .sandbox import BotFailure, BotProcess, Limits
+
+
+class Seat(Protocol):
+    """One bot in one seat of one game, as the referee sees it."""
+
+    def start(self, info: dict[str, Any], seconds: float) -> None:
+        """Create the bot and give it the game's ``info`` (its ``start`` hook)."""
+
+    def view(self, state: Any, seat: int) -> Any:
+        """The observation of ``seat`` in the form ``act`` takes."""
+
+    def act(self, observation: Any, legal: list[str], seconds: float) -> str:
+        """The bot's action (a string, not yet checked by the engine)."""
+
+    def end(self, info: dict[str, Any], seconds: float) -> None:
+        """Tell the bot the result; a failure here changes nothing."""
+
+    def close(self) -> None:
+        """Release the bot; safe to call more than once."""
+
+
+class DecisionInterrupted(BaseException):
+    """Raised inside a bot that ran far past its time limit. A BaseException so
+    that a bot's own ``except Exception`` cannot swallow it."""
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise DecisionInterrupted()
+
+
+class _Alarm:
+    """A hard stop for one decision via SIGALRM, when this thread may use it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.usable = hasattr(signal, "setitimer") and (
+            threading.current_thread() is threading.main_thread()
+        )
+
+    def __enter__(self) -> _Alarm:
+        if self.usable:
+            # The handler stays installed (setting it costs ~10 µs a decision);
+            # only a timer set here can fire it.
+            if signal.getsignal(signal.SIGALRM) is not _on_alarm:
+                signal.signal(signal.SIGALRM, _on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.usable:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+_BOT_CLASSES: dict[tuple[str, str], Any] = {}
+
+
+def bot_class(kind: str, target: str) -> Any:
+    """The ``Bot`` class of a trusted bot, imported once per process."""
+    if (kind, target) not in _BOT_CLASSES:
+        _BOT_CLASSES[(kind, target)] = load_bot_class(kind, target)
+    return _BOT_CLASSES[(kind, target)]
+
+
+class InProcessSeat:
+    """A trusted bot called directly in the referee's process."""
+
+    def __init__(self, bot_class: Any) -> None:
+        self.bot_class = bot_class
+        self.bot: Any = None
+
+    def start(self, info: dict[str, Any], seconds: float) -> None:
+        try:
+            with _Alarm(seconds):
+                self.bot = self.bot_class()
+                hook = getattr(self.bot, "start", None)
+                if callable(hook):
+                    hook(info)
+        except DecisionInterrupted:
+            raise BotFailure("timeout", f"start: still running after {seconds:g} s") from None
+        except (Exception, SystemExit) as e:  # a bot's sys.exit() too
+            raise BotFailure("error", f"start: {type(e).__name__}: {e}") from None
+
+    @staticmethod
+    def view(state: Any, seat: int) -> Any:
+        """What ``act`` is given of the state: the observation as Python data."""
+        return state.observation(seat)
+
+    def act(self, observation: Any, legal: list[str], seconds: float) -> str:
+        try:
+            with _Alarm(2 * seconds + 1.0):
+                action = self.bot.act(observation, legal)
+        except DecisionInterrupted:
+            raise BotFailure("timeout", "interrupted") from None
+        except (Exception, SystemExit) as e:  # a bot's sys.exit() too
+            raise BotFailure("error", f"act raised {type(e).__name__}: {e}") from None
+        if not isinstance(action, str):
+            raise BotFailure("invalid",
+                             f"act returned {type(action).__name__} {action!r:.80}, not a string")
+        return action
+
+    def end(self, info: dict[str, Any], seconds: float) -> None:
+        hook = getattr(self.bot, "end", None)
+        if callable(hook):
+            # The game is over; a failing or hanging end hook changes nothing.
+            with contextlib.suppress(Exception, SystemExit, DecisionInterrupted), \
+                    _Alarm(seconds):
+                hook(info)
+
+    def close(self) -> None:
+        self.bot = None
+
+
+class ProcessSeat:
+    """A submitted bot in its own confined process (see sandbox.py)."""
+
+    def __init__(self, kind: str, target: str, limits: Limits) -> None:
+        self.process = BotProcess.spawn(kind, target, limits)
+
+    def start(self, info: dict[str, Any], seconds: float) -> None:
+        self.process.request({"type": "hello", "protocol": 1, **info}, seconds, "ready")
+
+    @staticmethod
+    def view(state: Any, seat: int) -> str:
+        """What ``act`` is given of the state: the observation as JSON text,
+        spliced into the request as it is (no Python objects in between)."""
+        return state.observation_json(seat)
+
+    def act(self, observation: str, legal: list[str], seconds: float) -> str:
+        message = (f'{{"type":"act","observation":{observation},'
+                   f'"legal":{compact_json(legal)}}}')
+        reply = self.process.request_text(message, seconds, "action")
+        action = reply.get("action")
+        if not isinstance(action, str):
+            self.process.kill()
+            raise BotFailure("malformed", f"the action is {json.dumps(action)[:80]}, "
+                             "not a string")
+        return action
+
+    def end(self, info: dict[str, Any], seconds: float) -> None:
+        with contextlib.suppress(BotFailure):
+            self.process.request({"type": "end", **info}, seconds, "done")
+        self.process.finish(min(seconds, 1.0))  # then it has a second to exit
+
+    def close(self) -> None:
+        self.process.kill()
+
+
+def open_seat(kind: str, target: str, isolated: bool, limits: Limits) -> Seat:
+    """The seat for a bot: its own process when ``isolated``, else in-process."""
+    if isolated:
+        return ProcessSeat(kind, target, limits)
+    return InProcessSeat(bot_class(kind, target))
