@@ -56,6 +56,23 @@ def test_bad_params_name_the_key(engine: str, players: object, variant: dict, ke
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("players", "variant", "got"),
+    [
+        ("4", {}, "got the string '4'"),
+        (11, {}, "got the integer 11"),
+        (4, {"end_score": "66"}, "got the string '66'"),
+        (4, {"end_score": 66.0}, "got 66.0 (a float)"),
+    ],
+)
+def test_bad_values_are_described_alike_by_both_engines(engine: str, players: object,
+                                                        variant: dict, got: str) -> None:
+    with pytest.raises(cardref.InvalidParamsError) as e:
+        cardref.load("take5", players=players, engine=engine, **variant)
+    assert str(e.value).endswith(got), str(e.value)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_params_are_filled_with_defaults(engine: str) -> None:
     game = cardref.load("take5", players=3, engine=engine, end_score=10)
     assert game.params == {"deck": "full", "end_rule": "at_least", "end_score": 10,

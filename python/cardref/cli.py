@@ -59,7 +59,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             return _replay(args)
         return _report(args)
     except (ConfigError, StoreError, UsageError) as e:
-        print(f"cardref {args.command}: error: {e}", file=sys.stderr)
+        for line in str(e).splitlines():  # a config error may list several problems
+            print(f"cardref {args.command}: error: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"cardref {args.command}: interrupted", file=sys.stderr)

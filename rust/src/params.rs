@@ -22,11 +22,13 @@ pub enum Param {
 }
 
 impl Param {
-    fn describe(&self) -> String {
+    /// The value as error messages name it, in the reference engine's words
+    /// (`the string '4'`, `66.0 (a float)`).
+    pub fn describe(&self) -> String {
         match self {
             Param::Bool(b) => format!("the boolean {}", if *b { "true" } else { "false" }),
             Param::Int(i) => format!("the integer {i}"),
-            Param::Str(s) => format!("the string {s:?}"),
+            Param::Str(s) => format!("the string '{s}'"),
             Param::None => "none".to_string(),
             Param::List(items) => format!("a list of {} items", items.len()),
             Param::Other(d) => d.clone(),
@@ -198,7 +200,7 @@ pub fn check_players(players: i64, min: i64, max: i64) -> Result<usize, Error> {
     } else {
         Err(invalid(
             "players",
-            format!("must be an integer from {min} to {max}, got {players}"),
+            format!("must be an integer from {min} to {max}, got the integer {players}"),
         ))
     }
 }

@@ -235,7 +235,8 @@ impl PyGame {
             (false, Ok(n)) if players.is_instance_of::<PyInt>() => n,
             _ => {
                 return Err(InvalidParamsError::new_err(format!(
-                    "players: must be an integer, got {players}"
+                    "players: must be an integer, got {}",
+                    to_param(players).describe()
                 )))
             }
         };

@@ -191,3 +191,91 @@ def test_limits_and_isolation_are_read_and_count_in_the_fingerprint(make_config)
     command = load_config(make_config(BASE.format(
         extra="", second='command = ["python3", "-m", "mybot"]'), name="command.toml"))
     assert command.bots[1].kind == "command" and command.bots[1].isolation == "process"
+
+
+def test_every_problem_of_a_file_is_reported_at_once(make_config):
+    text = BASE.format(extra='rotation = "spiral"\n[limits]\nmemory_mb = 8',
+                       second='builtin = "random"\nlevel = 3')
+    path = make_config(text.replace("seed = 1\n", "seed = -1\n"))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    problems = info.value.problems
+    assert len(problems) == 4, problems
+    assert all(p.startswith(f"{path}: ") for p in problems)
+    for needle, line in zip(["seed = -1", 'rotation = "spiral"', "limits.memory_mb = 8",
+                             "bots[1].level = 3"], sorted(problems, key=_order)):
+        assert needle in line, problems
+    assert str(info.value) == "\n".join(problems)
+
+
+def _order(problem: str) -> int:
+    return next(i for i, key in enumerate(["seed", "rotation", "limits", "bots"])
+                if f": {key}" in problem)
+
+
+def test_cli_prints_every_problem_on_its_own_line(make_config, capsys):
+    text = BASE.format(extra="colour = 3\nworkers = 0", second='builtin = "random"')
+    assert main(["tournament", str(make_config(text))]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2 and all(line.startswith("cardref tournament: error: ")
+                                   for line in lines), lines
+
+
+@pytest.mark.parametrize(("extra", "needle"), [
+    ("deal_group = 3", "did you mean deal_groups?"),
+    ("[limits]\ndecision_second = 1", "did you mean decision_seconds?"),
+    ("[failure]\npolicies = 'stop'", "did you mean policy?"),
+])
+def test_unknown_keys_suggest_the_closest_allowed_key(make_config, extra, needle):
+    assert needle in _error(make_config, extra)
+
+
+def test_an_unknown_key_unlike_any_other_gets_no_suggestion(make_config):
+    message = _error(make_config, "zzz = 3")
+    assert "unknown key; allowed keys here" in message and "did you mean" not in message
+
+
+def test_a_top_level_key_written_after_the_bots_is_explained(make_config):
+    text = BASE.format(extra="", second='builtin = "random"').replace("seed = 1\n", "")
+    path = make_config(text + "seed = 1\n")  # TOML reads it as bots[1].seed
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    [problem] = info.value.problems  # and not also "seed is missing"
+    assert "bots[1].seed = 1" in problem
+    assert "top-level key" in problem and "above the first [[bots]]" in problem
+
+
+def test_a_player_count_given_as_a_string_says_so(make_config):
+    text = BASE.format(extra="", second='builtin = "random"')
+    path = make_config(text.replace("players = 4", 'players = "4"'))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert "players = \"4\": must be an integer" in message
+    assert "got the string '4'" in message, message
+
+
+NEEDS_ARGUMENTS = """
+class Bot:
+    def __init__(self, depth):
+        self.depth = depth
+
+    def act(self, observation, legal_actions):
+        return legal_actions[0]
+"""
+
+
+@pytest.mark.parametrize("isolation", ["process", "inprocess"])
+def test_a_bot_that_cannot_be_created_is_a_config_error(make_config, workspace, isolation):
+    (workspace / "bots" / "args.py").write_text(NEEDS_ARGUMENTS)
+    message = _error(make_config, "", f'path = "bots/args.py"\nisolation = "{isolation}"')
+    assert 'bots[1].path = "bots/args.py": not a usable bot: Bot() failed: TypeError' in message
+    assert "depth" in message
+
+
+def test_a_bot_whose_constructor_exits_is_refused_in_its_own_process(make_config, workspace):
+    (workspace / "bots" / "exits.py").write_text(
+        "import sys\nclass Bot:\n    def __init__(self):\n        sys.exit(4)\n"
+        "    def act(self, o, l):\n        return l[0]\n")
+    message = _error(make_config, "", 'path = "bots/exits.py"')
+    assert "Bot() failed: SystemExit: 4" in message

@@ -134,6 +134,7 @@ def test_a_changed_config_is_refused_unless_restarted(make_config, workspace, ca
     assert main(["tournament", str(path), "--workers", "1", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "holds results of a different config" in err and "--restart" in err
+    assert "what changed since: params.end_score: 20 -> 30." in err, err
     assert _rows(out) == first
 
     assert main(["tournament", str(path), "--workers", "1", "--quiet", "--restart"]) == 0
@@ -148,4 +149,25 @@ def test_editing_a_bot_file_counts_as_a_changed_config(make_config, workspace, c
     bot = workspace / "bots" / "first.py"
     bot.write_text(bot.read_text() + "\n# a change\n")
     assert main(["tournament", str(path), "--workers", "1", "--quiet"]) == 2
-    assert "different config" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "different config" in err
+    assert f"bot 'a': its file {bot.resolve()} has changed" in err, err
+    assert "end_score" not in err  # only what changed is named
+
+
+def test_changes_name_each_key_and_bot():
+    from cardref.tournament.config import changes
+
+    old = {"seed": 1, "deal_groups": 2, "bots": [
+        {"name": "a", "kind": "module", "target": "x"},
+        {"name": "b", "kind": "path", "target": "/b.py", "sha256": "1"}]}
+    new = {"seed": 1, "deal_groups": 4, "limits": {"memory_mb": 512}, "params": {}, "bots": [
+        {"name": "a", "kind": "module", "target": "y"},
+        {"name": "c", "kind": "module", "target": "z"}]}
+    assert changes(old, new) == [
+        "deal_groups: 2 -> 4", 'limits: (not set) -> {"memory_mb": 512}',
+        "params: (not set) -> {}",
+        "bot 'b' was removed", "bot 'c' was added", 'bot \'a\': target "x" -> "y"']
+    assert changes(old, old) == []
+    swapped = {**old, "bots": old["bots"][::-1]}
+    assert changes(old, swapped) == ["the bots are listed in another order"]

@@ -10,9 +10,10 @@ reads the referee's requests (one JSON object per line on standard input) and
 answers each with one line on standard output, as ``docs/protocol.md``
 describes. Anything the bot itself prints goes to standard error: the
 protocol channel is kept on a private file descriptor, so a stray ``print``
-cannot corrupt it. ``--check`` only loads the class and reports whether it is
-usable (the config check runs it before any game). This file imports nothing
-from cardref, so a bot process starts without loading the engines.
+cannot corrupt it. ``--check`` only loads the class, makes one ``Bot()`` and
+reports whether it is usable (the config check runs it before any game). This
+file imports nothing from cardref, so a bot process starts without loading the
+engines.
 """
 
 from __future__ import annotations
@@ -88,6 +89,17 @@ def load_bot_class(kind: str, target: str) -> Any:
     if not callable(getattr(bot, "act", None)):
         raise BotLoadError("its class Bot has no act(observation, legal_actions) method")
     return bot
+
+
+def construction_problem(bot_class: Any) -> Optional[str]:
+    """Why ``Bot()`` cannot be made (the referee makes one per game with no
+    arguments), or None. Checked before any game, so that a bot that cannot
+    even be created is refused rather than forfeiting every game."""
+    try:
+        bot_class()
+    except BaseException as e:  # a bot's constructor may raise anything, even SystemExit
+        return f"Bot() failed: {type(e).__name__}: {e}"
+    return None
 
 
 # The protocol -----------------------------------------------------------------
@@ -171,6 +183,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         out.write(json.dumps({"type": "unusable", "message": str(e)}).encode() + b"\n")
         return 3
     if args.check:
+        problem = construction_problem(bot_class)
+        if problem is not None:
+            out.write(json.dumps({"type": "unusable", "message": problem}).encode() + b"\n")
+            return 3
         out.write(b'{"type":"usable"}\n')
         return 0
     return serve(bot_class, inp, out)

@@ -2,20 +2,22 @@
 
 The bots it enters are resolved and checked by ``entries.py``.
 
-Every problem is a ``ConfigError`` whose message names the file, the key path
-(``bots[2].path``, ``variant.end_score``), the value found and what is allowed,
-so an organiser can fix the file without reading code. The schema is
-documented key by key in ``docs/tournaments.md``.
+Every problem names the file, the key path (``bots[2].path``,
+``variant.end_score``), the value found and what is allowed, so an organiser
+can fix the file without reading code; all the problems of a file are
+reported together, in one ``ConfigError``. The schema is documented key by
+key in ``docs/tournaments.md``.
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import cardref
 
@@ -43,7 +45,11 @@ TEAM_GAMES: dict[str, list[list[int]]] = {"back_alley": [[0, 2], [1, 3]]}
 
 
 class ConfigError(Exception):
-    """A config file problem; the message is complete and meant for the user."""
+    """Config file problems; each line of the message is one complete problem."""
+
+    def __init__(self, problems: list[str] | str) -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("\n".join(self.problems))
 
 
 @dataclass(frozen=True)
@@ -72,11 +78,14 @@ class Config:
     bootstrap: int = 1000
     teams: Optional[list[list[int]]] = field(default=None)
 
-    def fingerprint(self) -> str:
-        """A hash of everything that decides the games and their results.
+    def meaning(self) -> dict[str, Any]:
+        """Everything that decides the games and their results, key by key.
 
-        ``workers`` and ``output`` are left out: they may change between a run
-        and its resumption without changing any result.
+        ``workers``, ``output`` and ``report`` are left out: they may change
+        between a run and its resumption without changing any result. A path
+        bot counts by its file's content (SHA-256), so an edited bot is a
+        changed config. The results file keeps this, so a changed config can
+        be told apart key by key (``changes``).
         """
         bots = []
         for bot in self.bots:
@@ -105,11 +114,53 @@ class Config:
             meaning["limits"] = self.limits.non_default()
         if self.disqualify_after:
             meaning["disqualify_after"] = self.disqualify_after
-        text = json.dumps(meaning, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
+        return meaning
+
+    def fingerprint(self) -> str:
+        """A hash of ``meaning()``."""
+        return fingerprint_of(self.meaning())
 
     def bot_names(self) -> list[str]:
         return [bot.name for bot in self.bots]
+
+
+def fingerprint_of(meaning: dict[str, Any]) -> str:
+    text = json.dumps(meaning, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """What differs between two ``Config.meaning()`` dicts, one line per key or bot."""
+    out = []
+    for key in sorted((set(old) | set(new)) - {"bots"}):
+        was, now = old.get(key), new.get(key)
+        if isinstance(was, dict) and isinstance(now, dict):  # params, limits: key by key
+            out += [f"{key}.{k}: {_short(was.get(k))} -> {_short(now.get(k))}"
+                    for k in sorted(set(was) | set(now)) if was.get(k) != now.get(k)]
+        elif was != now:
+            out.append(f"{key}: {_short(was)} -> {_short(now)}")
+    before = {b["name"]: b for b in old.get("bots", [])}
+    after = {b["name"]: b for b in new.get("bots", [])}
+    out += [f"bot {name!r} was removed" for name in before if name not in after]
+    out += [f"bot {name!r} was added" for name in after if name not in before]
+    for name in (n for n in after if n in before and before[n] != after[n]):
+        was, now = before[name], after[name]
+        if was.get("target") == now.get("target") and was.get("sha256") != now.get("sha256"):
+            out.append(f"bot {name!r}: its file {now['target']} has changed")
+            continue
+        for field_ in sorted(set(was) | set(now)):
+            if was.get(field_) != now.get(field_):
+                out.append(f"bot {name!r}: {field_} {_short(was.get(field_))} -> "
+                           f"{_short(now.get(field_))}")
+    if [b["name"] for b in old.get("bots", [])] != [b["name"] for b in new.get("bots", [])] \
+            and set(before) == set(after):
+        out.append("the bots are listed in another order")
+    return out
+
+
+def _short(value: Any) -> str:
+    text = "(not set)" if value is None else json.dumps(value, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _describe(value: Any) -> str:
@@ -124,25 +175,40 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
+class _Invalid(Exception):
+    """A value already reported; the key is treated as missing from here on."""
+
+
 class _Checker:
-    """Reads typed values out of the parsed TOML, naming the file in errors."""
+    """Reads typed values out of the parsed TOML, collecting every problem
+    (each naming the file) instead of stopping at the first."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.problems: list[str] = []
 
-    def fail(self, key: str, value: Any, allowed: str) -> ConfigError:
-        return ConfigError(f"{self.path}: {key} = {_describe(value)}: {allowed}")
+    def fail(self, key: str, value: Any, allowed: str) -> _Invalid:
+        self.problems.append(f"{self.path}: {key} = {_describe(value)}: {allowed}")
+        return _Invalid()
 
-    def missing(self, key: str, allowed: str) -> ConfigError:
-        return ConfigError(f"{self.path}: {key} is missing: {allowed}")
+    def missing(self, key: str, allowed: str) -> _Invalid:
+        self.problems.append(f"{self.path}: {key} is missing: {allowed}")
+        return _Invalid()
 
-    def table(self, data: dict[str, Any], prefix: str, allowed: dict[str, str]) -> None:
-        """Reject keys not in ``allowed`` (key -> description)."""
+    def table(self, data: dict[str, Any], prefix: str, allowed: dict[str, str],
+              hint: Optional[Callable[[str], str]] = None) -> None:
+        """Report keys not in ``allowed`` (key -> description), with the
+        closest allowed key as a suggestion, or ``hint(key)`` if it says more."""
         for key, value in data.items():
-            if key not in allowed:
-                where = f"{prefix}.{key}" if prefix else key
-                keys = ", ".join(allowed)
-                raise self.fail(where, value, f"unknown key; allowed keys here: {keys}")
+            if key in allowed:
+                continue
+            where = f"{prefix}.{key}" if prefix else key
+            extra = hint(key) if hint is not None else ""
+            if not extra:
+                close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.6)
+                extra = f"; did you mean {close[0]}?" if close else ""
+            self.fail(where, value, f"unknown key{extra}; allowed keys here: "
+                      + ", ".join(allowed))
 
     def integer(self, data: dict, key: str, where: str, low: int, high: Optional[int] = None,
                 default: Any = ...) -> Any:
@@ -157,13 +223,17 @@ class _Checker:
             raise self.fail(where, value, f"must be {span}")
         return value
 
-    def number(self, data: dict, key: str, where: str, default: float) -> float:
+    def number(self, data: dict, key: str, where: str, default: Any, low: float = 0.0,
+               strict: bool = True) -> Any:
+        """A number of seconds: > low (``strict``) or >= low, and finite."""
         if key not in data:
             return default
         value = data[key]
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if not ok or not value > 0 or value == float("inf"):
-            raise self.fail(where, value, "must be a positive number of seconds")
+        if not ok or not (value > low if strict else value >= low) or value == float("inf"):
+            bound = "a positive number of seconds" if strict else \
+                f"a number of seconds >= {low:g}"
+            raise self.fail(where, value, f"must be {bound}")
         return float(value)
 
     def string(self, data: dict, key: str, where: str, choices: Optional[tuple] = None,
@@ -180,6 +250,14 @@ class _Checker:
         if not isinstance(value, str) or not value or (choices and value not in choices):
             raise self.fail(where, value, allowed)
         return value
+
+    def get(self, read: Callable[..., Any], *args: Any, fallback: Any = None,
+            **kwargs: Any) -> Any:
+        """``read(*args)``, or ``fallback`` once its problem is recorded."""
+        try:
+            return read(*args, **kwargs)
+        except _Invalid:
+            return fallback
 
 
 TOP_KEYS = {
@@ -201,74 +279,49 @@ TOP_KEYS = {
 }
 
 
-def load_config(path: Path | str, deal_groups: Optional[int] = None,
-                output: Optional[Path] = None) -> Config:
-    """Read and check ``path``; ``deal_groups`` and ``output`` override the file.
-
-    Raises ConfigError for anything wrong, including bots that do not import.
-    """
-    path = Path(path)
-    check = _Checker(path)
+def _read(path: Path) -> tuple[str, dict[str, Any]]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"{path}: cannot read the config file: {e.strerror or e}") from None
     try:
-        data = tomllib.loads(text)
+        return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+
+
+def load_config(path: Path | str, deal_groups: Optional[int] = None,
+                output: Optional[Path] = None) -> Config:
+    """Read and check ``path``; ``deal_groups`` and ``output`` override the file.
+
+    Raises ConfigError listing everything wrong, including bots that cannot
+    play (each checked the way it will run, see entries.py).
+    """
+    path = Path(path)
+    text, data = _read(path)
+    check = _Checker(path)
+    _hoist_misplaced_keys(check, data)
     check.table(data, "", TOP_KEYS)
-
-    game = check.string(data, "game", "game", default=...)
-    if game not in available_games():
-        raise check.fail("game", game, "unknown game; games: " + ", ".join(available_games()))
-    players = data.get("players", ...)
-    if players is ...:
-        raise check.missing("players", "must be the number of players per table")
-    engine = check.string(data, "engine", "engine", ENGINES, default="rust")
-    variant = data.get("variant", {})
-    if not isinstance(variant, dict):
-        raise check.fail("variant", variant, "must be a table of the game's variant keys")
-    try:
-        params = dict(cardref.load(game, players, engine=engine, **variant).params)
-    except InvalidParamsError as e:
-        key, _, problem = str(e).partition(": ")
-        if key == "players":
-            raise check.fail("players", players, problem) from None
-        if key in variant:
-            raise check.fail(f"variant.{key}", variant[key], problem) from None
-        raise ConfigError(f"{path}: variant: {e}") from None
-
-    seed = check.integer(data, "seed", "seed", 0, MAX_SEED)
-    groups = check.integer(data, "deal_groups", "deal_groups", 1)
+    game, players, engine, variant, params = _game(check, data)
+    seed = check.get(check.integer, data, "seed", "seed", 0, MAX_SEED)
+    groups = check.get(check.integer, data, "deal_groups", "deal_groups", 1)
     if deal_groups is not None:
         groups = deal_groups
-    output_name = check.string(data, "output", "output")
-    output_path = (path.parent / output_name).resolve() if output is None else output.resolve()
-    fmt = check.string(data, "format", "format", FORMATS, default="round_robin")
-    rotation = check.string(data, "rotation", "rotation", ROTATIONS, default="auto")
-    workers = check.integer(data, "workers", "workers", 1, default=None)
-
+    output_name = check.get(check.string, data, "output", "output")
+    output_path = output.resolve() if output is not None else (
+        (path.parent / output_name).resolve() if output_name else None)
+    fmt = check.get(check.string, data, "format", "format", FORMATS, default="round_robin")
+    rotation = check.get(check.string, data, "rotation", "rotation", ROTATIONS, default="auto")
+    workers = check.get(check.integer, data, "workers", "workers", 1, default=None)
     limits = _limits(check, data)
-    failure = _subtable(check, data, "failure", {
-        "policy": "forfeit or stop",
-        "disqualify_after": "failed games before a bot is disqualified"})
-    policy = check.string(failure, "policy", "failure.policy", POLICIES, default="forfeit")
-    disqualify = check.integer(failure, "disqualify_after", "failure.disqualify_after", 0,
-                               default=0)
+    policy, disqualify = _failure(check, data)
     report = _subtable(check, data, "report", {"bootstrap": "bootstrap resamples"})
-    bootstrap = check.integer(report, "bootstrap", "report.bootstrap", 100, 100000, default=1000)
-
+    bootstrap = check.get(check.integer, report, "bootstrap", "report.bootstrap", 100, 100000,
+                          default=1000, fallback=1000)
     bots = _bots(check, data, game, path.parent, limits)
-    names = [bot.name for bot in bots]
-    candidate = None
-    if fmt == "gauntlet":
-        candidate = check.string(data, "candidate", "candidate", tuple(names))
-    elif "candidate" in data:
-        raise check.fail("candidate", data["candidate"], 'only allowed with format = "gauntlet"')
-    minimum = 2
-    if len(bots) < minimum:
-        raise check.fail("bots", [b.name for b in bots], "the field needs at least 2 bots")
+    candidate = _candidate(check, data, fmt, [b.name for b in bots])
+    if check.problems:
+        raise ConfigError(check.problems)
     return Config(
         path=path, text=text, game=game, players=players, variant=dict(variant),
         params=params, seed=seed, deal_groups=groups, output=output_path, bots=bots, format=fmt,
@@ -279,12 +332,82 @@ def load_config(path: Path | str, deal_groups: Optional[int] = None,
     )
 
 
+def _hoist_misplaced_keys(check: _Checker, data: dict) -> None:
+    """Report top-level keys written after ``[[bots]]``: TOML puts them in the
+    last bot's table. They are then treated as given where they belong, so the
+    rest of the file is checked as meant."""
+    entries = data.get("bots")
+    if not isinstance(entries, list):
+        return
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            continue
+        for key in [k for k in entry if k in TOP_KEYS and k not in BOT_KEYS]:
+            value = entry.pop(key)
+            check.fail(f"bots[{i}].{key}", value,
+                       f"{key} is a top-level key, but it is written after a [[bots]] "
+                       "header, so TOML reads it as part of that bot; move it above the "
+                       "first [[bots]]")
+            data.setdefault(key, value)
+
+
+def _game(check: _Checker, data: dict) -> tuple[Any, Any, Any, dict, dict]:
+    """The game, players, engine, variant and the game's effective params."""
+    game = check.get(check.string, data, "game", "game")
+    if game is not None and game not in available_games():
+        check.fail("game", game, "unknown game; games: " + ", ".join(available_games()))
+        game = None
+    players = data.get("players", ...)
+    if players is ...:
+        check.missing("players", "must be the number of players per table")
+    engine = check.get(check.string, data, "engine", "engine", ENGINES, default="rust",
+                       fallback="rust")
+    variant = data.get("variant", {})
+    if not isinstance(variant, dict):
+        check.fail("variant", variant, "must be a table of the game's variant keys")
+        variant = {}
+    if game is None or players is ...:
+        return game, None, engine, variant, {}
+    try:
+        params = dict(cardref.load(game, players, engine=engine, **variant).params)
+    except InvalidParamsError as e:
+        key, _, problem = str(e).partition(": ")
+        if key == "players":
+            check.fail("players", players, problem)
+        elif key in variant:
+            check.fail(f"variant.{key}", variant[key], problem)
+        else:
+            check.problems.append(f"{check.path}: variant: {e}")
+        return game, None, engine, variant, {}
+    return game, players, engine, variant, params
+
+
+def _candidate(check: _Checker, data: dict, fmt: Any, names: list[str]) -> Optional[str]:
+    if fmt == "gauntlet":
+        return check.get(check.string, data, "candidate", "candidate", tuple(names))
+    if "candidate" in data:
+        check.fail("candidate", data["candidate"], 'only allowed with format = "gauntlet"')
+    return None
+
+
 def _subtable(check: _Checker, data: dict, key: str, allowed: dict[str, str]) -> dict:
     table = data.get(key, {})
     if not isinstance(table, dict):
-        raise check.fail(key, table, "must be a table ([" + key + "])")
+        check.fail(key, table, "must be a table ([" + key + "])")
+        return {}
     check.table(table, key, allowed)
     return table
+
+
+def _failure(check: _Checker, data: dict) -> tuple[str, int]:
+    failure = _subtable(check, data, "failure", {
+        "policy": "forfeit or stop",
+        "disqualify_after": "failed games before a bot is disqualified"})
+    policy = check.get(check.string, failure, "policy", "failure.policy", POLICIES,
+                       default="forfeit", fallback="forfeit")
+    disqualify = check.get(check.integer, failure, "disqualify_after",
+                           "failure.disqualify_after", 0, default=0, fallback=0)
+    return policy, disqualify
 
 
 LIMIT_KEYS = {
@@ -302,26 +425,24 @@ LIMIT_KEYS = {
 def _limits(check: _Checker, data: dict) -> Limits:
     table = _subtable(check, data, "limits", LIMIT_KEYS)
     default = Limits()
-    bank = table.get("bank_seconds", 0.0)
-    if not (isinstance(bank, (int, float)) and not isinstance(bank, bool)
-            and 0 <= bank < float("inf")):
-        raise check.fail("limits.bank_seconds", bank, "must be a number of seconds >= 0")
+
+    def integer(key: str, low: int) -> int:
+        return check.get(check.integer, table, key, f"limits.{key}", low,
+                         default=getattr(default, key), fallback=getattr(default, key))
+
+    def seconds(key: str, strict: bool = True) -> Any:
+        return check.get(check.number, table, key, f"limits.{key}", getattr(default, key),
+                         strict=strict, fallback=getattr(default, key))
+
     return Limits(
-        decision_seconds=check.number(table, "decision_seconds", "limits.decision_seconds",
-                                      default.decision_seconds),
-        startup_seconds=check.number(table, "startup_seconds", "limits.startup_seconds",
-                                     None),  # type: ignore[arg-type]
-        bank_seconds=float(bank),
-        memory_mb=check.integer(table, "memory_mb", "limits.memory_mb", 64,
-                                default=default.memory_mb),
-        cpu_seconds=check.integer(table, "cpu_seconds", "limits.cpu_seconds", 1,
-                                  default=default.cpu_seconds),
-        processes=check.integer(table, "processes", "limits.processes", 0,
-                                default=default.processes),
-        open_files=check.integer(table, "open_files", "limits.open_files", 16,
-                                 default=default.open_files),
-        output_bytes=check.integer(table, "output_bytes", "limits.output_bytes", 4096,
-                                   default=default.output_bytes),
+        decision_seconds=seconds("decision_seconds"),
+        startup_seconds=seconds("startup_seconds"),
+        bank_seconds=seconds("bank_seconds", strict=False),
+        memory_mb=integer("memory_mb", 64),
+        cpu_seconds=integer("cpu_seconds", 1),
+        processes=integer("processes", 0),
+        open_files=integer("open_files", 16),
+        output_bytes=integer("output_bytes", 4096),
     )
 
 
@@ -330,28 +451,36 @@ BOT_KEYS = {"name": "unique name", "builtin": "built-in bot", "path": "a file",
             "isolation": "process or inprocess"}
 
 
-def _bots(check: _Checker, data: dict, game: str, base: Path,
+def _bots(check: _Checker, data: dict, game: Optional[str], base: Path,
           limits: Limits) -> list[BotSpec]:
     entries = data.get("bots", ...)
     if entries is ...:
-        raise check.missing("bots", "needs [[bots]] entries, each with a name and one of "
-                            "builtin, path, module or command")
+        check.missing("bots", "needs [[bots]] entries, each with a name and one of "
+                      "builtin, path, module or command")
+        return []
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise check.fail("bots", entries, "must be an array of tables ([[bots]])")
+        check.fail("bots", entries, "must be an array of tables ([[bots]])")
+        return []
     bots: list[BotSpec] = []
+    names: list[str] = []
     for i, entry in enumerate(entries):
-        bots.append(_bot(check, entry, f"bots[{i}]", [b.name for b in bots], game, base,
-                         limits))
+        bot = check.get(_bot, check, entry, f"bots[{i}]", names, game, base, limits)
+        if bot is not None:
+            bots.append(bot)
+    if len(entries) < 2:
+        check.fail("bots", names, "the field needs at least 2 bots")
     return bots
 
 
-def _bot(check: _Checker, entry: dict, where: str, taken: list[str], game: str, base: Path,
-         limits: Limits) -> BotSpec:
-    """One ``[[bots]]`` entry, resolved and checked (see entries.py)."""
+def _bot(check: _Checker, entry: dict, where: str, names: list[str], game: Optional[str],
+         base: Path, limits: Limits) -> BotSpec:
+    """One ``[[bots]]`` entry, resolved and checked (see entries.py); its name
+    is added to ``names`` as soon as it is known to be unique."""
     check.table(entry, where, BOT_KEYS)
     name = check.string(entry, "name", f"{where}.name")
-    if name in taken:
+    if name in names:
         raise check.fail(f"{where}.name", name, "must be unique; another bot has this name")
+    names.append(name)
     sources = [k for k in SOURCES if k in entry]
     if len(sources) != 1:
         raise check.fail(where, entry, "needs exactly one of builtin, path, module or "
@@ -363,6 +492,8 @@ def _bot(check: _Checker, entry: dict, where: str, taken: list[str], game: str, 
     default = "inprocess" if key == "builtin" else "process"
     isolation = check.string(entry, "isolation", f"{where}.isolation", ISOLATIONS,
                              default=default)
+    if game is None:  # nothing to resolve a built-in against; the game is reported
+        raise _Invalid()
     try:
         kind, target = resolve(key, value, game, base)
         check_entry(kind, target, isolation, limits)

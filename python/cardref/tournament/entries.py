@@ -5,8 +5,9 @@ built-in module for the game), ``module`` (an importable name), ``path`` (a
 file, relative to the config) or ``command`` (a program speaking the
 protocol). Before any game, every bot is checked the way it will run: a
 trusted bot is imported into the referee, a submitted one is loaded in a
-confined process of its own (never imported into the referee), so a broken
-bot is a config error rather than a tournament of forfeits.
+confined process of its own, as its games will run it (never imported into
+the referee); either way one ``Bot()`` is made. So a bot that cannot import
+or cannot even be created is a config error, not a tournament of forfeits.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots import BotLoadError, builtin_module, load_bot_class
+from ..bots.sdk import construction_problem
 from .sandbox import Limits, check_bot
 
 SOURCES = ("builtin", "path", "module", "command")
@@ -57,7 +59,9 @@ def resolve(key: str, value: str, game: str, base: Path) -> tuple[str, str]:
 def check(kind: str, target: str, isolation: str, limits: Limits) -> None:
     """Load the bot as it will run; raises BotLoadError if it cannot play."""
     if isolation == "inprocess":
-        load_bot_class(kind, target)
+        problem = construction_problem(load_bot_class(kind, target))
+        if problem is not None:
+            raise BotLoadError(problem)
         return
     problem = check_bot(kind, target, limits)  # never import a submitted bot here
     if problem is not None:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
+from .config import changes, fingerprint_of
 from .referee import GameRecord
 from .schedule import ScheduledGame
 
@@ -78,19 +79,16 @@ class Store:
         """Record the config and schedule of a new file; for an existing file,
         check it belongs to this config. Returns True when resuming."""
         meta = self.meta()
-        fingerprint = config.fingerprint()
+        meaning = config.meaning()
+        fingerprint = fingerprint_of(meaning)
         if meta:
             if meta.get("fingerprint") != fingerprint:
-                raise StoreError(
-                    f"{self.path} holds results of a different config (first written from "
-                    f"{meta.get('config_path', '?')}); the config or a bot file has changed "
-                    "since. Run with --restart to discard those results and start over, or "
-                    "set a new output file."
-                )
+                raise StoreError(self._changed(meta, meaning))
             return True
         with self._transaction():
             rows = {
                 "schema": SCHEMA_VERSION, "fingerprint": fingerprint,
+                "meaning": json.dumps(meaning, sort_keys=True),
                 "config_path": str(config.path), "config_text": config.text,
                 "game": config.game, "players": str(config.players),
                 "params": json.dumps(config.params, sort_keys=True),
@@ -111,6 +109,18 @@ class Store:
                   json.dumps(list(g.seating))) for g in schedule],
             )
         return False
+
+    def _changed(self, meta: dict[str, str], meaning: dict[str, Any]) -> str:
+        """The refusal of a config that no longer matches the stored results,
+        naming what changed when the file recorded its config key by key."""
+        what = "the config or a bot file has changed since"
+        if "meaning" in meta:
+            lines = changes(json.loads(meta["meaning"]), meaning)
+            if lines:
+                what = "what changed since: " + "; ".join(lines)
+        return (f"{self.path} holds results of a different config (first written from "
+                f"{meta.get('config_path', '?')}); {what}. Run with --restart to discard "
+                "those results and start over, or set a new output file.")
 
     def _transaction(self) -> Any:
         db = self.db
