@@ -38,6 +38,13 @@ window.addEventListener("load", () => {
       label: g.querySelector("text").getBoundingClientRect().width,
     });
   }
+  out.align = {};
+  for (const id of ["standings", "head-to-head", "by-seat"]) {
+    const cells = document.querySelectorAll(`#${id} tbody tr:first-child > *`);
+    out.align[id] = Array.from(cells, (c) => getComputedStyle(c).textAlign);
+  }
+  out.warnings = Array.from(document.querySelectorAll(".warning"), (w) => w.innerText);
+  out.viewport = !!document.querySelector('meta[name="viewport"]');
   const pre = document.createElement("pre");
   pre.id = "probe";
   pre.textContent = JSON.stringify(out);
@@ -102,11 +109,20 @@ def test_the_html_report_shows_standings_and_ci_chart(chromium, make_config, wor
     assert "take5, 4 players" in seen["summary"] and "24 of 24 games" in seen["summary"]
     # The standings table, as rendered: rank order, names, mean placement with its CI.
     assert [row[1] for row in seen["rows"]] == [s["name"] for s in standings]
-    assert [row[0] for row in seen["rows"]] == ["1", "2", "3"]
+    assert [row[0] for row in seen["rows"]] == [
+        f"{s['rank_group']}=" if s["tied"] else str(s["rank"]) for s in standings]
+    assert standings[0]["rank"] == 1 and not standings[0]["tied"]
     for row, s in zip(seen["rows"], standings):
         m = s["mean_placement"]
         assert row[3] == f"{m['value']:.2f} [{m['low']:.2f}, {m['high']:.2f}]"
     assert seen["rows"][0][1] == "heuristic"
+    # Names left, numbers right, in every table (head-to-head's first number column too).
+    assert seen["align"]["standings"] == ["right", "left", *["right"] * 6]
+    assert seen["align"]["head-to-head"] == ["left", *["right"] * 3]
+    assert seen["align"]["by-seat"] == ["left", *["right"] * 4]
+    # Two deal groups: the page warns that its intervals mean little.
+    assert len(seen["warnings"]) == 1 and "Only 2 deal groups" in seen["warnings"][0]
+    assert seen["viewport"]
 
     # Two charts with a visible red dot inside a visible CI bar for every bot.
     for chart, key in (("mean_placement", "mean_placement"), ("rating", "rating")):

@@ -175,3 +175,47 @@ def test_every_game_plays_a_tournament_heuristic_against_random(game_id, make_co
     with Store(out) as store:
         key = store.games()[0]["key"]
     assert main(["replay", str(out), key]) == 0
+
+
+def test_markdown_shows_any_bot_name_and_message_literally():
+    from cardref.tournament.report import md_text, to_markdown
+    from cardref.tournament.stats import compute
+
+    games = [{"key": f"g{i}-l0-s0", "group": i, "seating": ["a|b", "<i>x</i>"],
+              "placements": [1, 2], "scores": [0, 1], "statuses": ["ok", "error"],
+              "messages": [None, "raised [link](http://x) | *boom*"]} for i in range(3)]
+    results = compute(games, ["a|b", "<i>x</i>"], None, resamples=100)
+    results["tournament"] = {"game": "take5", "players": 2, "format": "round_robin",
+                             "games_played": 3, "games_scheduled": 3}
+    results["failure_list"] = [{"game": g["key"], "seat": 1, "bot": "<i>x</i>",
+                                "status": "error", "message": g["messages"][1]} for g in games]
+    md = to_markdown(results)
+    assert "a|b" not in md.replace("a\\|b", "") and "<i>" not in md
+    assert "| 1 | a\\|b | 3 |" in md
+    assert "&lt;i&gt;x&lt;/i&gt;" in md
+    assert "\\[link\\](http://x) \\| \\*boom\\*" in md
+    # every table row has as many cells as its header
+    for block in md.split("\n\n"):
+        rows = [line for line in block.splitlines() if line.startswith("|")]
+        widths = {len(re.findall(r"(?<!\\)\|", row)) for row in rows}
+        assert len(widths) <= 1, block
+    assert md_text("plain-name 2") == "plain-name 2"
+
+
+def test_the_terminal_table_never_wraps_an_interval(results_file):
+    from rich.console import Console
+
+    from cardref.tournament.report import print_results
+    from cardref.tournament.stats import results as results_of
+
+    with Store(results_file) as store:
+        results = results_of(store)
+    console = Console(width=90, record=True, force_terminal=False)
+    print_results(results, console)
+    text = console.export_text()
+    for s in results["standings"]:
+        m = s["mean_placement"]
+        whole = f"{m['value']:.2f} [{m['low']:.2f}, {m['high']:.2f}]"
+        line = next(line for line in text.splitlines() if s["name"][:5] in line)
+        assert whole in line, text
+    assert "Warning: Only 3 deal groups played" in text

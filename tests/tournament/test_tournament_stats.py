@@ -132,3 +132,42 @@ def test_the_live_standings_share_a_first_place_as_the_final_standings_do():
     teams.add(["p", "q", "r", "s"], [1, 1, 1, 1], ["ok", "ok", "ok", "timeout"])
     assert {name: wins for name, _, _, wins, _ in teams.rows()} == {n: 0.5 for n in "pqrs"}
     assert {name: fails for name, *_, fails in teams.rows()} == {"p": 0, "q": 0, "r": 0, "s": 1}
+
+
+def test_separation_is_decided_resample_by_resample():
+    from cardref.tournament.stats import separated
+
+    # Both means wander together (they share deals): the intervals overlap
+    # widely, yet the worse bot is behind in every resample.
+    better = [1.0 + 0.01 * i for i in range(100)]
+    worse = [b + 0.05 for b in better]
+    assert max(better) > min(worse)  # overlapping intervals...
+    assert separated(better, worse)  # ...but a clear difference
+    assert not separated(better, list(better))  # equal: never separated
+    shuffled = worse[50:] + worse[:50]  # the same values, unpaired: the difference
+    assert not separated(better, shuffled)  # changes sign, so no longer separated
+    assert separated([1.0, None, 1.0], [2.0, 1.0, None]) is True  # one usable pair
+    assert separated([None], [2.0]) is False
+
+
+def test_ties_are_marked_in_the_standings():
+    # x and y play identically in every group (the same placements by
+    # symmetry), z always last: x and y are tied, z is separated.
+    games = []
+    for g in range(6):
+        games.append(_game(f"a{g}", g, ["x", "y", "z"], [1, 2, 3], [0, 0, 0]))
+        games.append(_game(f"b{g}", g, ["y", "x", "z"], [1, 2, 3], [0, 0, 0]))
+    standings = compute(games, ["x", "y", "z"], None, resamples=200)["standings"]
+    assert {s["name"] for s in standings[:2]} == {"x", "y"}
+    assert [(s["rank"], s["rank_group"], s["tied"]) for s in standings] == [
+        (1, 1, True), (2, 1, True), (3, 3, False)]
+    assert standings[2]["name"] == "z"
+
+
+def test_few_deal_groups_are_warned_about():
+    from cardref.tournament.stats import MIN_DEAL_GROUPS, warnings
+
+    assert warnings(GAMES) and "Only 2 deal groups" in warnings(GAMES)[0]
+    many = [_game(f"k{g}", g, ["x", "y"], [1, 2], [0, 0]) for g in range(MIN_DEAL_GROUPS)]
+    assert warnings(many) == []
+    assert "Only 1 deal group played" in warnings(many[:1])[0]

@@ -8,13 +8,15 @@ import html
 from typing import Any
 
 from . import tables
-from .tables import Table
+from .tables import Column, Table
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; }
 th, td { border: 1px solid #ccc; padding: 4px 10px; text-align: right; }
-th:nth-child(2), td:nth-child(2) { text-align: left; }
+th.text, td.text { text-align: left; }
+td.ci { white-space: nowrap; }
+.warning { background: #fff4d6; border-left: 4px solid #e0a800; padding: 0.5em 1em; }
 .chart .ci { stroke: #3367d6; stroke-width: 3; }
 .chart .point { fill: #d62d20; }
 .chart .axis { stroke: #555; }
@@ -25,28 +27,34 @@ pre { background: #f5f5f5; padding: 1em; }
 e = html.escape
 
 
-def _cell(text: Any) -> str:
-    return "–" if text is None else e(str(text))
+def _class(column: Column) -> str:
+    """Text columns are left-aligned, numbers right (the default)."""
+    if not column.numeric:
+        return ' class="text"'
+    return ' class="ci"' if column.ci else ""
+
+
+def _cell(tag: str, column: Column, text: Any) -> str:
+    shown = "–" if text is None else e(str(text))
+    return f"<{tag}{_class(column)}>{shown}</{tag}>"
 
 
 def _table(table: Table) -> str:
-    """A table: with a header row of labels, row-label cells when the first
-    column names the row, and a ``data-name`` per bot row in the standings."""
-    if table.row_labels:
-        head = "<tr>" + "".join(f"<th>{e(c.label)}</th>" for c in table.columns) + "</tr>"
-        rows = "".join(f"<tr><th>{e(str(row[0]))}</th>"
-                       + "".join(f"<td>{_cell(c)}</td>" for c in row[1:]) + "</tr>"
-                       for row in table.rows)
-        return f'<table id="{table.key}">{head}{rows}</table>'
+    """A table with a header row of labels; the first column is a header cell
+    when it names the row, and each row of a table of bots has ``data-name``."""
     labels = [f"{c.label} [95% CI]" if c.ci else c.label for c in table.columns]
-    head = "<tr>" + "".join(f"<th>{e(label)}</th>" for label in labels) + "</tr>"
-    if not table.row_names:
-        rows = "".join("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>"
-                       for row in table.rows)
-        return f'<table id="{table.key}">{head}{rows}</table>'
-    rows = "".join(f'<tr data-name="{e(name)}">' + "".join(f"<td>{_cell(c)}</td>" for c in row)
-                   + "</tr>" for name, row in zip(table.row_names, table.rows))
-    return f'<table id="{table.key}"><thead>{head}</thead><tbody>{rows}</tbody></table>'
+    head = "<tr>" + "".join(f"<th{_class(c)}>{e(label)}</th>"
+                            for c, label in zip(table.columns, labels)) + "</tr>"
+    names = table.row_names or [""] * len(table.rows)
+    rows = []
+    for name, row in zip(names, table.rows):
+        first = "th" if table.row_labels else "td"
+        cells = _cell(first, table.columns[0], row[0]) + "".join(
+            _cell("td", c, text) for c, text in zip(table.columns[1:], row[1:]))
+        named = f' data-name="{e(name)}"' if name else ""
+        rows.append(f"<tr{named}>{cells}</tr>")
+    return (f'<table id="{table.key}"><thead>{head}</thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')
 
 
 def ci_chart(results: dict[str, Any], key: str, label: str, lower_is_better: bool) -> str:
@@ -107,17 +115,23 @@ def to_html(results: dict[str, Any]) -> str:
     """One self-contained page: standings, CI charts, head-to-head, failures."""
     title = e(tables.title(results))
     h2h, seats = tables.head_to_head(results), tables.by_seat(results)
+    standings = tables.standings(results)
+    warnings = "".join(f'<p class="warning">Warning: {e(w)}</p>'
+                       for w in results.get("warnings", []))
+    ties = f"<p>{e(tables.TIE_NOTE)}</p>" if tables.TIE_NOTE in standings.note else ""
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Tournament results: {title}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tournament results: {title}</title>
 <style>{CSS}</style></head><body>
 <h1>Tournament results</h1><p id="summary">{title}</p>
-<h2>Standings</h2>
-{_table(tables.standings(results))}
+{warnings}<h2>Standings</h2>
+{_table(standings)}
 <p>95% confidence intervals from a bootstrap over deal groups
-({results["tournament"]["bootstrap"]} resamples).</p>
+({results["tournament"]["bootstrap"]} resamples).</p>{ties}
 <h2>Confidence intervals</h2>
 {ci_chart(results, "mean_placement", "Mean placement", True)}
-{ci_chart(results, "rating", "Rating (openskill mu)", False)}
+{ci_chart(results, "rating", "Rating, openskill mu", False)}
 <h2>{h2h.title}</h2>
 <p>{h2h.note}</p>
 {_table(h2h)}

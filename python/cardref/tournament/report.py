@@ -10,14 +10,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from typing import Any, Optional
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from . import tables
 from .htmlpage import to_html
-from .tables import FAILURES_SHOWN, STATS, Table
+from .tables import FAILURES_SHOWN, STATS, Column, Table
 
 FORMATS = ("md", "csv", "json", "html")
 
@@ -38,24 +41,54 @@ def _rich(table: Table, caption: str, fold: bool = False,
         label = f"{column.label} [95% CI]" if column.ci else column.label
         if fold:
             out.add_column(label, overflow="fold")
-        else:
-            out.add_column(label, justify="right" if column.numeric else "left")
+        else:  # an interval is read as one piece: never wrapped inside
+            out.add_column(label, justify="right" if column.numeric else "left",
+                           no_wrap=column.ci)
     for row in table.rows[:limit]:
         out.add_row(*("-" if cell is None else cell for cell in row))
     return out
 
 
-def standings_table(results: dict[str, Any], title: str = "") -> RichTable:
-    """The standings as a rich table (95% CIs in brackets)."""
-    return _rich(tables.standings(results), title or tables.title(results))
+def _columns(table: Table, keep: int, others: list[int]) -> Table:
+    """``table`` with its first ``keep`` columns and the columns ``others``."""
+    chosen = [*range(keep), *others]
+    return replace(table, columns=[table.columns[i] for i in chosen],
+                   rows=[[row[i] for i in chosen] for row in table.rows])
+
+
+def _width(console: Console, table: Table) -> int:
+    """The width ``table`` takes with no cell wrapped, however wide that is."""
+    unbounded = console.options.update(max_width=1 << 16)
+    return Measurement.get(console, unbounded, _rich(table, "")).maximum
+
+
+def print_fitting(console: Console, table: Table, caption: str, keep: int) -> None:
+    """Print ``table`` whole, or, when the terminal is too narrow for it, as
+    several tables of the same rows, each repeating the first ``keep``
+    columns (those that name the row): a cell is never wrapped or cut."""
+    rest = list(range(keep, len(table.columns)))
+    part = 0
+    while rest:
+        take = 1
+        while take < len(rest) and _width(console, _columns(table, keep, rest[:take + 1])) \
+                <= console.width:
+            take += 1
+        title = caption if part == 0 else f"{caption} (continued)"
+        console.print(_rich(_columns(table, keep, rest[:take]), title))
+        rest, part = rest[take:], part + 1
 
 
 def print_results(results: dict[str, Any], console: Console) -> None:
     """The final tables in the terminal: standings, head-to-head, by seat, failures."""
-    console.print(standings_table(results))
-    console.print(_rich(tables.head_to_head(results),
-                        "Head-to-head: share of meetings the row bot placed better"))
-    console.print(_rich(tables.by_seat(results), "Mean placement by seat"))
+    standings = tables.standings(results)
+    print_fitting(console, standings, tables.title(results), keep=2)
+    if tables.TIE_NOTE in standings.note:
+        console.print(Text(tables.TIE_NOTE))
+    for warning in results.get("warnings", []):
+        console.print(Text("Warning: " + warning, style="bold yellow"))
+    print_fitting(console, tables.head_to_head(results),
+                  "Head-to-head: share of meetings the row bot placed better", keep=1)
+    print_fitting(console, tables.by_seat(results), "Mean placement by seat", keep=1)
     summary = tables.failure_summary(results)
     if not summary:
         return
@@ -73,18 +106,31 @@ def print_results(results: dict[str, Any], console: Console) -> None:
 # Markdown ------------------------------------------------------------------------
 
 
-def _md_cell(text: Optional[str]) -> str:
-    if text is None:
-        return "–"
-    return text.replace("|", "\\|").replace("\n", " ")
+_MD_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "\\|", "\\": "\\\\",
+               "*": "\\*", "_": "\\_", "`": "\\`", "[": "\\[", "]": "\\]", "\n": " ",
+               "\r": " "}
+
+
+def md_text(text: str) -> str:
+    """Text anyone may have chosen (a bot's name, its error message) as
+    Markdown that shows it literally: no table cell ends early at a ``|``, no
+    HTML, link or emphasis is made of it."""
+    return "".join(_MD_ESCAPES.get(char, char) for char in text)
 
 
 def _markdown(table: Table) -> list[str]:
-    header = "|" + "".join(f" {_md_cell(c.label)} |" if c.label else " |"
+    header = "|" + "".join(f" {md_text(c.label)} |" if c.label else " |"
                            for c in table.columns)
     align = "|" + "".join("---:|" if c.numeric else ":---|" for c in table.columns)
-    rows = ["| " + " | ".join(_md_cell(cell) for cell in row) + " |" for row in table.rows]
+    rows = ["| " + " | ".join(_md_cell(column, cell) for column, cell in zip(table.columns, row))
+            + " |" for row in table.rows]
     return [header, align, *rows]
+
+
+def _md_cell(column: Column, cell: Optional[str]) -> str:
+    if cell is None:
+        return "–"
+    return cell if column.numeric else md_text(cell)  # numbers are ours, text may not be
 
 
 def _md_section(table: Table) -> list[str]:
@@ -93,15 +139,16 @@ def _md_section(table: Table) -> list[str]:
 
 def to_markdown(results: dict[str, Any]) -> str:
     standings = tables.standings(results)
-    lines = [f"# Tournament results: {tables.title(results)}", "", standings.note, "",
-             *_markdown(standings)]
+    lines = [f"# Tournament results: {tables.title(results)}", "",
+             *(f"> **Warning:** {md_text(w)}\n" for w in results.get("warnings", [])),
+             standings.note, "", *_markdown(standings)]
     lines += _md_section(tables.head_to_head(results))
     lines += _md_section(tables.by_seat(results))
     lines += ["", "## Failures", ""]
     summary = tables.failure_summary(results)
     if not summary:
         lines.append("No bot failed.")
-    lines += [f"- {b}: {counts}" for b, counts in summary]
+    lines += [f"- {md_text(b)}: {counts}" for b, counts in summary]
     failures = tables.failure_list(results)
     if failures.rows:
         lines += ["", *_markdown(failures)]

@@ -16,6 +16,10 @@ tenth of a millisecond per game), so it uses ``rating_resamples``: at most 200,
 fewer for long tournaments (no fewer than 50); the other statistics use
 ``report.bootstrap``.
 
+Two bots next to each other in the ranking are marked as tied when the
+bootstrap distribution of the difference of their mean placements does not
+exclude zero (``separated``).
+
 ``results`` gathers every section the reports show; ``LiveTally`` keeps the
 running standings shown while a tournament plays, with the same win share.
 """
@@ -131,22 +135,26 @@ def _means(sums: Sums, bots: list[str],
     return out
 
 
+Draws = dict[str, list[list[Optional[float]]]]  # bot -> statistic -> value per resample
+
+
 def _bootstrap(games: list[dict[str, Any]], sums: Sums, bots: list[str], teams: Teams,
-               resamples: int, seed: int) -> dict[str, list[list[float]]]:
-    """Per bot, the resampled values of the three means and the rating."""
+               resamples: int, seed: int) -> Draws:
+    """Per bot, the resampled values of the three means and the rating, one
+    per resample (None where the bot played no game of the resample), so that
+    two bots' values can be compared resample by resample."""
     groups = sorted({game["group"] for game in games})
     by_group: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for game in games:
         by_group[game["group"]].append(game)
     rng = random.Random(f"bootstrap-{seed}")
     rating_draws = rating_resamples(resamples, len(games))
-    draws: dict[str, list[list[float]]] = {name: [[], [], [], []] for name in bots}
+    draws: Draws = {name: [[], [], [], []] for name in bots}
     for r in range(resamples if groups else 0):
         sample = [rng.choice(groups) for _ in groups]
         for name, m in _means(sums, bots, sample).items():
-            if m is not None:
-                for i in range(3):
-                    draws[name][i].append(m[i])
+            for i in range(3):
+                draws[name][i].append(None if m is None else m[i])
         if r < rating_draws:
             resampled = [game for g in sample for game in by_group[g]]
             for name, mu in openskill_ratings(resampled, bots, teams).items():
@@ -154,10 +162,34 @@ def _bootstrap(games: list[dict[str, Any]], sums: Sums, bots: list[str], teams: 
     return draws
 
 
-def _interval(draws: list[float], value: float) -> Stat:
-    values = sorted(draws) or [value]
+def _interval(draws: list[Optional[float]], value: float) -> Stat:
+    values = sorted(v for v in draws if v is not None) or [value]
     return {"value": value, "low": percentile(values, 0.025),
             "high": percentile(values, 0.975)}
+
+
+def separated(better: list[Optional[float]], worse: list[Optional[float]]) -> bool:
+    """Whether the worse-ranked bot's mean placement is higher than the better
+    one's with 95% confidence: the 2.5th percentile of the bootstrap
+    distribution of the difference (worse - better, resample by resample) is
+    above zero. Overlapping intervals would not say this: the two means move
+    together across resamples (they share deals), so their difference is
+    often far tighter than either interval."""
+    diffs = sorted(w - b for b, w in zip(better, worse) if b is not None and w is not None)
+    return bool(diffs) and percentile(diffs, 0.025) > 0
+
+
+def _mark_ties(entries: list[dict[str, Any]], draws: Draws) -> None:
+    """Give each entry ``tied`` (not separated from a neighbour in the
+    ranking) and ``rank_group`` (the rank of the first bot of its run of
+    bots that are not separated from each other)."""
+    group = 1
+    for i, entry in enumerate(entries):
+        if i and separated(draws[entries[i - 1]["name"]][0], draws[entry["name"]][0]):
+            group = entry["rank"]
+        entry["rank_group"] = group
+    for entry in entries:
+        entry["tied"] = sum(e["rank_group"] == entry["rank_group"] for e in entries) > 1
 
 
 def standings(games: list[dict[str, Any]], bots: list[str], teams: Teams,
@@ -194,6 +226,7 @@ def standings(games: list[dict[str, Any]], bots: list[str], teams: Teams,
                             -s["rating"]["value"], s["name"]))
     for rank, entry in enumerate(out, 1):
         entry["rank"] = rank
+    _mark_ties(out, draws)
     return out
 
 
@@ -284,7 +317,23 @@ def results(store: Any) -> dict[str, Any]:
         "bootstrap": int(meta["bootstrap"]), "config": meta["config_text"],
     }
     out["failure_list"] = failure_list(games)
+    out["warnings"] = warnings(games)
     return out
+
+
+#: Below this many deal groups the bootstrap intervals are not to be trusted
+#: (documented in docs/tournaments.md).
+MIN_DEAL_GROUPS = 20
+
+
+def warnings(games: list[dict[str, Any]]) -> list[str]:
+    """What a reader of the results must know before trusting them."""
+    groups = len({game["group"] for game in games})
+    if groups >= MIN_DEAL_GROUPS:
+        return []
+    return [f"Only {groups} deal group{'s' if groups != 1 else ''} played: the 95% intervals "
+            f"come from resampling deal groups and need at least {MIN_DEAL_GROUPS} to mean "
+            "much; with fewer they are too narrow (an interval of width 0 says nothing)."]
 
 
 # While a tournament plays -----------------------------------------------------------

@@ -61,16 +61,27 @@ def ranked_bots(results: dict[str, Any]) -> list[str]:
     return [s["name"] for s in results["standings"]]
 
 
+TIE_NOTE = ("A rank followed by = (such as 2=) is shared: that bot's mean placement is not "
+            "separated from its neighbour's with 95% confidence (bootstrap of the difference).")
+
+
+def rank(entry: dict[str, Any]) -> str:
+    """``3``, or ``2=`` for a bot not separated from a neighbour (stats.py)."""
+    return f"{entry['rank_group']}=" if entry.get("tied") else str(entry["rank"])
+
+
 def standings(results: dict[str, Any]) -> Table:
     columns = [Column("#"), Column("Bot", numeric=False), Column("Games"),
                *(Column(label, ci=True) for _, label, _ in STATS), Column("Failures")]
     rows: list[list[Optional[str]]] = [
-        [str(s["rank"]), s["name"], str(s["games"]),
+        [rank(s), s["name"], str(s["games"]),
          *(ci(s[key], d) for key, _, d in STATS), str(s["failures"])]
         for s in results["standings"]]
-    return Table("standings", "Standings",
-                 "Values with 95% bootstrap confidence intervals over deal groups.",
-                 columns, rows, row_names=ranked_bots(results))
+    note = "Values with 95% bootstrap confidence intervals over deal groups."
+    if any(s.get("tied") for s in results["standings"]):
+        note += " " + TIE_NOTE
+    return Table("standings", "Standings", note, columns, rows,
+                 row_names=ranked_bots(results))
 
 
 def head_to_head(results: dict[str, Any]) -> Table:
