@@ -8,13 +8,16 @@ disqualified as soon as its failures are stored.
 
 ``SerialExecutor`` plays in the calling process, one game after another;
 ``PoolExecutor`` plays in a pool of spawned worker processes with a small
-window of games in flight, so an interrupted run loses at most those.
+window of games in flight, so an interrupted run loses at most those; with
+untrusted bots it never plays two games of one deal group at once
+(``GameQueue``).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
+from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -64,32 +67,75 @@ def _play_in_worker(game: ScheduledGame, disqualified: frozenset) -> GameRecord:
     return play_game(_SETUP, game, disqualified)
 
 
-class PoolExecutor:
-    """Games in ``workers`` spawned processes, at most two per worker in flight."""
+class GameQueue:
+    """The games still to hand out, in schedule order; with ``one_per_group``,
+    never two games of one deal group at the same time.
 
-    def __init__(self, setup: TableSetup, workers: int) -> None:
+    Every game of a deal group is played on the same deal. If two of them ran
+    at once, a bot in one could read the other's cards off anything the
+    machine shares between processes (its load, its free memory), so
+    tournaments with untrusted bots play the seatings of a deal one after
+    another, and run different deal groups side by side instead.
+    """
+
+    def __init__(self, games: Iterable[ScheduledGame], one_per_group: bool) -> None:
+        self.one_per_group = one_per_group
+        self.groups: dict[int, deque[ScheduledGame]] = {}
+        for game in games:
+            self.groups.setdefault(game.group if one_per_group else 0, deque()).append(game)
+        self.busy: set[int] = set()
+
+    def take(self) -> Optional[ScheduledGame]:
+        """The next game that may start now, or None."""
+        for group, waiting in self.groups.items():
+            if group not in self.busy:
+                game = waiting.popleft()
+                if not waiting:
+                    del self.groups[group]
+                if self.one_per_group:
+                    self.busy.add(group)
+                return game
+        return None
+
+    def finished(self, game: ScheduledGame) -> None:
+        self.busy.discard(game.group)
+
+    def __bool__(self) -> bool:
+        return bool(self.groups)
+
+
+class PoolExecutor:
+    """Games in ``workers`` spawned processes, at most two per worker in flight;
+    see ``GameQueue`` for ``one_per_group``."""
+
+    def __init__(self, setup: TableSetup, workers: int, one_per_group: bool = False) -> None:
         self.setup = setup
         self.workers = workers
+        self.one_per_group = one_per_group
 
     def play(self, games: Iterable[ScheduledGame],
              disqualified: Disqualified) -> Iterator[GameRecord]:
         context = multiprocessing.get_context("spawn")
         pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
                                    initargs=(self.setup,))
+        queue = GameQueue(games, self.one_per_group)
+        running: dict[Future, ScheduledGame] = {}
+
+        def hand_out() -> None:
+            while len(running) < 2 * self.workers:
+                game = queue.take()
+                if game is None:
+                    return
+                running[pool.submit(_play_in_worker, game, disqualified())] = game
+
         try:
-            pending = iter(games)
-            running: set[Future] = set()
-            for game in pending:
-                running.add(pool.submit(_play_in_worker, game, disqualified()))
-                if len(running) >= 2 * self.workers:
-                    break
+            hand_out()
             while running:
-                done, running = wait(running, return_when=FIRST_COMPLETED)
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
+                    queue.finished(running.pop(future))
                     yield _result(future)
-                    nxt = next(pending, None)
-                    if nxt is not None:
-                        running.add(pool.submit(_play_in_worker, nxt, disqualified()))
+                hand_out()
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -106,7 +152,8 @@ def _result(future: Future) -> GameRecord:
 
 
 def local_executor(setup: TableSetup, workers: int) -> Executor:
-    """This machine's executor: in-process for one worker, else a pool."""
+    """This machine's executor: in-process for one worker, else a pool, which
+    plays one game per deal group at a time when any bot is untrusted."""
     if workers <= 1:
         return SerialExecutor(setup)
-    return PoolExecutor(setup, workers)
+    return PoolExecutor(setup, workers, one_per_group=bool(setup.isolated))
