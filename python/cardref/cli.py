@@ -106,12 +106,19 @@ def _tournament(args: argparse.Namespace) -> int:
             verb = "Resuming" if resuming else "Starting"
             console.print(f"{verb} {config.game} tournament: {len(schedule)} games "
                           f"({done} already played), {workers} worker(s), "
-                          f"results in {config.output}")
+                          f"results in {config.output}", markup=False, highlight=False)
+            if config.submitted():
+                console.print(f"Submitted bots: {config.sandbox.describe()}", markup=False,
+                              style="bold yellow" if config.sandbox.mode != "bubblewrap"
+                              else None)
+        faults: Optional[runner.RefereeFaults] = None
         try:
             if args.quiet:
-                runner.run(config, store, workers)
+                runner.run(config, store, workers, on_fault=_report_fault)
             else:
                 _run_live(config, store, workers, len(schedule), done, console)
+        except runner.RefereeFaults as e:
+            faults = e
         except runner.TournamentStopped as e:
             print(f"cardref tournament: stopped by the failure policy: {e}", file=sys.stderr)
             return 1
@@ -125,8 +132,18 @@ def _tournament(args: argparse.Namespace) -> int:
             return 130
         results = results_from_store(store)
     print_results(results, console)
-    console.print(f"Results: {config.output}")
+    console.print(f"Results: {config.output}", markup=False, highlight=False)
+    if faults is not None:
+        print(f"cardref tournament: error: {faults}. No bot is blamed for them; run the "
+              "same command again to play them.", file=sys.stderr)
+        return 1
     return 0
+
+
+def _report_fault(fault: Any) -> None:
+    """A referee fault, said loudly as it happens."""
+    print(f"cardref tournament: REFEREE FAULT in game {fault.key} (not stored, not blamed "
+          f"on any bot): {fault.message}", file=sys.stderr)
 
 
 def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
@@ -168,7 +185,7 @@ def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
                 live.update(Group(progress, standings()))
                 last = time.monotonic()
 
-        runner.run(config, store, workers, on_game)
+        runner.run(config, store, workers, on_game, on_fault=_report_fault)
         live.update(Group(progress, standings()))
     console.print()
 

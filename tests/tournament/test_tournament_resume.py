@@ -151,7 +151,7 @@ def test_editing_a_bot_file_counts_as_a_changed_config(make_config, workspace, c
     assert main(["tournament", str(path), "--workers", "1", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "different config" in err
-    assert f"bot 'a': its file {bot.resolve()} has changed" in err, err
+    assert f"bot 'a': its submission {bot.resolve()} has changed" in err, err
     assert "end_score" not in err  # only what changed is named
 
 

@@ -37,6 +37,9 @@ from typing import IO, Any, Callable, Optional
 
 PROTOCOL = 1
 
+#: The module a bot given as a folder starts from.
+ENTRY = "bot.py"
+
 #: One protocol line's JSON, without spaces. A reused encoder: ``json.dumps``
 #: with ``separators`` builds a new one at every call.
 compact_json = json.JSONEncoder(separators=(",", ":")).encode
@@ -70,10 +73,15 @@ def _import_file(path: Path) -> ModuleType:
 
 def load_bot_class(kind: str, target: str) -> Any:
     """The ``Bot`` class of a bot given as ``kind`` "module" (an importable name)
-    or "path" (a file). Import failures become BotLoadError with the cause."""
+    or "path" (a file, or a folder holding ``bot.py`` and whatever else it
+    imports). Import failures become BotLoadError with the cause."""
     try:
         if kind == "path":
             path = Path(target)
+            if path.is_dir():  # a bot of several files: its folder is importable
+                if str(path) not in sys.path:
+                    sys.path.insert(0, str(path))
+                path = path / ENTRY
             if not path.is_file():
                 raise BotLoadError(f"no such file: {path}")
             module = _import_file(path)
@@ -126,70 +134,95 @@ def _failure(e: BaseException) -> dict[str, Any]:
     return report
 
 
-def serve(make_bot: Callable[[], Any], inp: IO[bytes], out: IO[bytes]) -> int:
-    """The protocol loop: hello -> ready, act -> action, end -> done; EOF ends it."""
+Loader = Callable[[], Any]  # returns the Bot class, or raises BotLoadError
 
-    def send(message: dict[str, Any]) -> None:
-        out.write(compact_json(message).encode() + b"\n")
 
+def _check(load: Loader) -> dict[str, Any]:
+    """The answer to ``check``: can the class be loaded and one ``Bot()`` made?"""
+    try:
+        problem = construction_problem(load())
+    except BotLoadError as e:
+        problem = str(e)
+    if problem is None:
+        return {"type": "usable"}
+    return {"type": "unusable", "message": problem[:2000]}
+
+
+def _answer(message: dict[str, Any], load: Loader, bot: Any) -> tuple[dict[str, Any], Any]:
+    """The reply to one request, and the bot from then on."""
+    kind = message.get("type")
+    if kind == "hello":
+        bot = load()()
+        hook = getattr(bot, "start", None)
+        if callable(hook):
+            hook({k: message[k] for k in
+                  ("game", "seat", "players", "params", "seed", "name", "key")})
+        return {"type": "ready"}, bot
+    if kind == "act":
+        action = bot.act(message["observation"], message["legal"])
+        if isinstance(action, str):
+            return {"type": "action", "action": action}, bot
+        return {"type": "invalid", "message": f"act returned {type(action).__name__} "
+                f"{action!r:.80}, not a string"}, bot
+    if kind == "end":
+        hook = getattr(bot, "end", None)
+        if callable(hook):
+            hook({k: message[k] for k in ("placements", "scores", "seat")})
+        return {"type": "done"}, bot
+    if kind == "check":
+        return _check(load), bot
+    return {"type": "error", "error": "ProtocolError",
+            "message": f"unknown request type {kind!r}"}, bot
+
+
+def serve(load: Loader, inp: IO[bytes], out: IO[bytes]) -> int:
+    """The protocol loop: hello -> ready, act -> action, end -> done, check ->
+    usable or unusable; EOF ends it. ``load`` gives the Bot class (it is
+    called when first needed, so a bot that cannot load still answers)."""
     bot: Optional[Any] = None
     for line in inp:
-        message = json.loads(line)
-        kind = message.get("type")
-        reply: Optional[dict[str, Any]] = None
         try:
-            if kind == "hello":
-                bot = make_bot()
-                hook = getattr(bot, "start", None)
-                if callable(hook):
-                    info = {k: message[k] for k in
-                            ("game", "seat", "players", "params", "seed", "name", "key")}
-                    hook(info)
-                reply = {"type": "ready"}
-            elif kind == "act":
-                action = bot.act(message["observation"], message["legal"])  # type: ignore
-                if isinstance(action, str):
-                    reply = {"type": "action", "action": action}
-                else:
-                    reply = {"type": "invalid", "message": f"act returned "
-                             f"{type(action).__name__} {action!r:.80}, not a string"}
-            elif kind == "end":
-                hook = getattr(bot, "end", None)
-                if callable(hook):
-                    hook({k: message[k] for k in ("placements", "scores", "seat")})
-                reply = {"type": "done"}
-            else:
-                reply = {"type": "error", "error": "ProtocolError",
-                         "message": f"unknown request type {kind!r}"}
+            reply, bot = _answer(json.loads(line), load, bot)
         except (Exception, SystemExit) as e:  # the bot's failure, reported to the referee
             reply = _failure(e)
-        send(reply)
+        out.write(compact_json(reply).encode() + b"\n")
     return 0
+
+
+def loader(kind: str, target: str) -> Loader:
+    """A loader that imports the bot once, remembering a failure too."""
+    loaded: list[Any] = []
+
+    def load() -> Any:
+        if not loaded:
+            try:
+                loaded.append(load_bot_class(kind, target))
+            except BotLoadError as e:
+                loaded.append(e)
+        if isinstance(loaded[0], BotLoadError):
+            raise loaded[0]
+        return loaded[0]
+
+    return load
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cardref.bots.sdk",
                                      description=__doc__.split("\n")[0])
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--path", help="a .py file defining class Bot")
+    where.add_argument("--path", help="a .py file defining class Bot, or a folder with bot.py")
     where.add_argument("--module", help="an importable module defining class Bot")
     parser.add_argument("--check", action="store_true",
-                        help="only load the class and report whether it is usable")
+                        help="only load the class, make one Bot() and report whether it "
+                        "is usable")
     args = parser.parse_args(argv)
     inp, out = _private_channels()
-    try:
-        bot_class = load_bot_class("path" if args.path else "module", args.path or args.module)
-    except BotLoadError as e:
-        out.write(json.dumps({"type": "unusable", "message": str(e)}).encode() + b"\n")
-        return 3
+    load = loader("path" if args.path else "module", args.path or args.module)
     if args.check:
-        problem = construction_problem(bot_class)
-        if problem is not None:
-            out.write(json.dumps({"type": "unusable", "message": problem}).encode() + b"\n")
-            return 3
-        out.write(b'{"type":"usable"}\n')
-        return 0
-    return serve(bot_class, inp, out)
+        reply = _check(load)
+        out.write(compact_json(reply).encode() + b"\n")
+        return 0 if reply["type"] == "usable" else 3
+    return serve(load, inp, out)
 
 
 if __name__ == "__main__":

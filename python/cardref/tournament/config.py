@@ -15,7 +15,7 @@ import difflib
 import hashlib
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -24,7 +24,8 @@ import cardref
 from ..api import games as available_games
 from ..bots import BotLoadError
 from ..errors import InvalidParamsError
-from .entries import SOURCES, BotSpec, command_target, resolve
+from .confine import INSTALL, WEAKER, ConfinementError, Sandbox, distribution_paths, unusable
+from .entries import SOURCES, BotSpec, command_target, content_hash, resolve
 from .entries import check as check_entry
 from .sandbox import Limits
 
@@ -77,6 +78,7 @@ class Config:
     workers: Optional[int] = None
     bootstrap: int = 1000
     teams: Optional[list[list[int]]] = field(default=None)
+    sandbox: Sandbox = field(default_factory=Sandbox)
 
     def meaning(self) -> dict[str, Any]:
         """Everything that decides the games and their results, key by key.
@@ -91,7 +93,7 @@ class Config:
         for bot in self.bots:
             entry = {"name": bot.name, "kind": bot.kind, "target": bot.target}
             if bot.kind == "path":
-                entry["sha256"] = hashlib.sha256(Path(bot.target).read_bytes()).hexdigest()
+                entry["sha256"] = content_hash(bot.target)
             if bot.isolation == "process":
                 entry["isolation"] = "process"
             bots.append(entry)
@@ -114,7 +116,13 @@ class Config:
             meaning["limits"] = self.limits.non_default()
         if self.disqualify_after:
             meaning["disqualify_after"] = self.disqualify_after
+        if self.sandbox.packages:
+            meaning["packages"] = list(self.sandbox.packages)
         return meaning
+
+    def submitted(self) -> bool:
+        """Whether any bot runs in a confined process of its own."""
+        return any(bot.isolation == "process" for bot in self.bots)
 
     def fingerprint(self) -> str:
         """A hash of ``meaning()``."""
@@ -146,7 +154,7 @@ def changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     for name in (n for n in after if n in before and before[n] != after[n]):
         was, now = before[name], after[name]
         if was.get("target") == now.get("target") and was.get("sha256") != now.get("sha256"):
-            out.append(f"bot {name!r}: its file {now['target']} has changed")
+            out.append(f"bot {name!r}: its submission {now['target']} has changed")
             continue
         for field_ in sorted(set(was) | set(now)):
             if was.get(field_) != now.get(field_):
@@ -275,6 +283,7 @@ TOP_KEYS = {
     "limits": "time and resource limits",
     "failure": "the failure policy",
     "report": "report settings",
+    "sandbox": "how submitted bots are confined",
     "bots": "the field",
 }
 
@@ -314,11 +323,13 @@ def load_config(path: Path | str, deal_groups: Optional[int] = None,
     rotation = check.get(check.string, data, "rotation", "rotation", ROTATIONS, default="auto")
     workers = check.get(check.integer, data, "workers", "workers", 1, default=None)
     limits = _limits(check, data)
+    sandbox = _sandbox(check, data)
     policy, disqualify = _failure(check, data)
     report = _subtable(check, data, "report", {"bootstrap": "bootstrap resamples"})
     bootstrap = check.get(check.integer, report, "bootstrap", "report.bootstrap", 100, 100000,
                           default=1000, fallback=1000)
-    bots = _bots(check, data, game, path.parent, limits)
+    sandbox = _confinement(check, data, sandbox)
+    bots = _bots(check, data, game, path.parent, limits, sandbox)
     candidate = _candidate(check, data, fmt, [b.name for b in bots])
     if check.problems:
         raise ConfigError(check.problems)
@@ -328,8 +339,51 @@ def load_config(path: Path | str, deal_groups: Optional[int] = None,
         candidate=candidate, rotation=rotation, engine=engine,
         decision_seconds=limits.decision_seconds, failure_policy=policy, limits=limits,
         disqualify_after=disqualify, workers=workers, bootstrap=bootstrap,
-        teams=TEAM_GAMES.get(game),
+        teams=TEAM_GAMES.get(game), sandbox=sandbox,
     )
+
+
+SANDBOX_KEYS = {"packages": "distributions bots may import",
+                "weaker": 'the weaker isolation allowed without bubblewrap: "rlimits"'}
+
+
+def _sandbox(check: _Checker, data: dict) -> Sandbox:
+    """The [sandbox] table: packages bots may import (each installed here)."""
+    table = _subtable(check, data, "sandbox", SANDBOX_KEYS)
+    packages = table.get("packages", [])
+    if not isinstance(packages, list) or not all(isinstance(p, str) and p for p in packages):
+        check.fail("sandbox.packages", packages, "must be an array of distribution names")
+        packages = []
+    for name in packages:
+        try:
+            distribution_paths(name)
+        except ConfinementError:
+            check.fail("sandbox.packages", name, "not installed for this Python "
+                       f"({sys.executable}); install it, or take it out of the list")
+    check.get(check.string, table, "weaker", "sandbox.weaker", (WEAKER,), default=None)
+    return Sandbox(packages=tuple(packages))
+
+
+def _confinement(check: _Checker, data: dict, sandbox: Sandbox) -> Sandbox:
+    """Bubblewrap if it runs here; else the weaker isolation if the config
+    names it; else a problem, when any bot is submitted."""
+    entries = data.get("bots")
+    submitted = isinstance(entries, list) and any(
+        isinstance(e, dict) and ("command" in e or ("builtin" not in e
+                                                    and e.get("isolation") != "inprocess"))
+        for e in entries)
+    if not submitted:
+        return sandbox
+    reason = unusable()
+    if reason is None:
+        return sandbox
+    if data.get("sandbox", {}).get("weaker") == WEAKER:
+        return replace(sandbox, mode=WEAKER, why_weaker=reason)
+    check.problems.append(
+        f"{check.path}: submitted bots run under bubblewrap, which cannot run here: {reason}. "
+        f"To fix it, {INSTALL}. To run them with resource limits only, set "
+        f'[sandbox] weaker = "{WEAKER}" (the results will say so).')
+    return sandbox
 
 
 def _hoist_misplaced_keys(check: _Checker, data: dict) -> None:
@@ -419,6 +473,7 @@ LIMIT_KEYS = {
     "processes": "extra processes",
     "open_files": "open files",
     "output_bytes": "output size",
+    "disk_mb": "a bot's writable space, MiB",
 }
 
 
@@ -443,6 +498,7 @@ def _limits(check: _Checker, data: dict) -> Limits:
         processes=integer("processes", 0),
         open_files=integer("open_files", 16),
         output_bytes=integer("output_bytes", 4096),
+        disk_mb=integer("disk_mb", 1),
     )
 
 
@@ -452,7 +508,7 @@ BOT_KEYS = {"name": "unique name", "builtin": "built-in bot", "path": "a file",
 
 
 def _bots(check: _Checker, data: dict, game: Optional[str], base: Path,
-          limits: Limits) -> list[BotSpec]:
+          limits: Limits, sandbox: Sandbox) -> list[BotSpec]:
     entries = data.get("bots", ...)
     if entries is ...:
         check.missing("bots", "needs [[bots]] entries, each with a name and one of "
@@ -464,7 +520,7 @@ def _bots(check: _Checker, data: dict, game: Optional[str], base: Path,
     bots: list[BotSpec] = []
     names: list[str] = []
     for i, entry in enumerate(entries):
-        bot = check.get(_bot, check, entry, f"bots[{i}]", names, game, base, limits)
+        bot = check.get(_bot, check, entry, f"bots[{i}]", names, game, base, limits, sandbox)
         if bot is not None:
             bots.append(bot)
     if len(entries) < 2:
@@ -473,7 +529,7 @@ def _bots(check: _Checker, data: dict, game: Optional[str], base: Path,
 
 
 def _bot(check: _Checker, entry: dict, where: str, names: list[str], game: Optional[str],
-         base: Path, limits: Limits) -> BotSpec:
+         base: Path, limits: Limits, sandbox: Sandbox) -> BotSpec:
     """One ``[[bots]]`` entry, resolved and checked (see entries.py); its name
     is added to ``names`` as soon as it is known to be unique."""
     check.table(entry, where, BOT_KEYS)
@@ -496,7 +552,7 @@ def _bot(check: _Checker, entry: dict, where: str, names: list[str], game: Optio
         raise _Invalid()
     try:
         kind, target = resolve(key, value, game, base)
-        check_entry(kind, target, isolation, limits)
+        check_entry(kind, target, isolation, limits, sandbox)
     except BotLoadError as e:
         raise check.fail(f"{where}.{key}", value, f"not a usable bot: {e}") from None
     return BotSpec(name=name, kind=kind, target=target, source=f"{key} = {value!r}",

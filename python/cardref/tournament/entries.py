@@ -12,13 +12,14 @@ or cannot even be created is a config error, not a tournament of forfeits.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots import BotLoadError, builtin_module, load_bot_class
-from ..bots.sdk import construction_problem
-from .sandbox import Limits, check_bot
+from ..bots.sdk import ENTRY, construction_problem
+from .sandbox import Limits, Sandbox, check_bot
 
 SOURCES = ("builtin", "path", "module", "command")
 
@@ -50,20 +51,38 @@ def resolve(key: str, value: str, game: str, base: Path) -> tuple[str, str]:
         return "module", builtin_module(value, game)
     if key == "path":
         target = str((base / value).resolve())
-        if not Path(target).is_file():
-            raise BotLoadError(f"no such file: {target}")
+        if Path(target).is_dir() and not (Path(target) / ENTRY).is_file():
+            raise BotLoadError(f"the folder {target} has no {ENTRY}, the module a bot "
+                               "given as a folder starts from")
+        if not Path(target).exists():
+            raise BotLoadError(f"no such file or folder: {target}")
         return "path", target
     return "module", value
 
 
-def check(kind: str, target: str, isolation: str, limits: Limits) -> None:
+def content_hash(target: str) -> str:
+    """The SHA-256 of a submission: of the file, or of a folder's every file
+    (its path within the folder, then its bytes, in path order)."""
+    path = Path(target)
+    if path.is_file():
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    digest = hashlib.sha256()
+    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+        name = file.relative_to(path).as_posix().encode()
+        digest.update(len(name).to_bytes(4, "big") + name)
+        data = file.read_bytes()
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+def check(kind: str, target: str, isolation: str, limits: Limits, sandbox: Sandbox) -> None:
     """Load the bot as it will run; raises BotLoadError if it cannot play."""
     if isolation == "inprocess":
         problem = construction_problem(load_bot_class(kind, target))
         if problem is not None:
             raise BotLoadError(problem)
         return
-    problem = check_bot(kind, target, limits)  # never import a submitted bot here
+    problem = check_bot(kind, target, limits, sandbox)  # never import a submitted bot here
     if problem is not None:
         raise BotLoadError(problem)
 

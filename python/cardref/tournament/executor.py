@@ -21,9 +21,9 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Optional, Protocol
+from typing import Callable, Optional, Protocol, Union
 
-from .referee import GameRecord, TableSetup, play_game
+from .referee import Fault, GameRecord, TableSetup, play_or_fault
 from .schedule import ScheduledGame
 
 Disqualified = Callable[[], frozenset]
@@ -33,12 +33,16 @@ class WorkerDied(Exception):
     """A worker process died (a bot may have called os._exit or crashed it)."""
 
 
+Outcome = Union[GameRecord, Fault]
+
+
 class Executor(Protocol):
     """Plays games and yields their records as they finish."""
 
     def play(self, games: Iterable[ScheduledGame],
-             disqualified: Disqualified) -> Iterator[GameRecord]:
-        """Yield a record per game; ``disqualified()`` is asked at each hand-out."""
+             disqualified: Disqualified) -> Iterator[Outcome]:
+        """Yield a record per game (or the ``Fault`` that kept it from being
+        played); ``disqualified()`` is asked at each hand-out."""
 
 
 class SerialExecutor:
@@ -48,9 +52,9 @@ class SerialExecutor:
         self.setup = setup
 
     def play(self, games: Iterable[ScheduledGame],
-             disqualified: Disqualified) -> Iterator[GameRecord]:
+             disqualified: Disqualified) -> Iterator[Outcome]:
         for game in games:
-            yield play_game(self.setup, game, disqualified())
+            yield play_or_fault(self.setup, game, disqualified())
 
 
 _SETUP: Optional[TableSetup] = None
@@ -62,9 +66,9 @@ def _init_worker(setup: TableSetup) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
 
 
-def _play_in_worker(game: ScheduledGame, disqualified: frozenset) -> GameRecord:
+def _play_in_worker(game: ScheduledGame, disqualified: frozenset) -> Outcome:
     assert _SETUP is not None
-    return play_game(_SETUP, game, disqualified)
+    return play_or_fault(_SETUP, game, disqualified)
 
 
 class GameQueue:
@@ -114,7 +118,7 @@ class PoolExecutor:
         self.one_per_group = one_per_group
 
     def play(self, games: Iterable[ScheduledGame],
-             disqualified: Disqualified) -> Iterator[GameRecord]:
+             disqualified: Disqualified) -> Iterator[Outcome]:
         context = multiprocessing.get_context("spawn")
         pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
                                    initargs=(self.setup,))
@@ -140,7 +144,7 @@ class PoolExecutor:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _result(future: Future) -> GameRecord:
+def _result(future: Future) -> Outcome:
     try:
         return future.result()
     except BrokenProcessPool:

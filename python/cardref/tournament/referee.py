@@ -31,7 +31,7 @@ from typing import Any, Optional
 import cardref
 
 from .config import Config
-from .sandbox import STATUSES, BotFailure, Limits
+from .sandbox import STATUSES, BotFailure, ConfinementError, Limits, Sandbox, safe_text
 from .schedule import ScheduledGame, bot_seed
 from .seats import Seat, open_seat
 
@@ -51,6 +51,7 @@ class TableSetup:
     teams: Optional[list[list[int]]]
     limits: Limits = field(default_factory=Limits)
     isolated: frozenset[str] = frozenset()  # names of the bots run in their own process
+    sandbox: Sandbox = field(default_factory=Sandbox)
 
     @classmethod
     def from_config(cls, config: Config) -> TableSetup:
@@ -60,11 +61,12 @@ class TableSetup:
             decision_seconds=config.decision_seconds, teams=config.teams,
             limits=config.limits,
             isolated=frozenset(b.name for b in config.bots if b.isolation == "process"),
+            sandbox=config.sandbox,
         )
 
     def open_seat(self, name: str) -> Seat:
         kind, target = self.bots[name]
-        return open_seat(kind, target, name in self.isolated, self.limits)
+        return open_seat(kind, target, name in self.isolated, self.limits, self.sandbox)
 
 
 @dataclass
@@ -81,9 +83,32 @@ class GameRecord:
     scores: list[Any]
     actions: list[tuple[int, str, str, float]] = field(default_factory=list)
     seconds: float = 0.0
+    cpu: list[float] = field(default_factory=list)  # CPU seconds of each action's decision
 
     def failed(self) -> bool:
         return any(status != "ok" for status in self.statuses)
+
+
+class RefereeFault(Exception):
+    """Something failed that no bot caused (the engine, the sandbox, this
+    machine): the game is not stored, and a resumed run plays it again."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A game that ended in a ``RefereeFault``, as an executor reports it."""
+
+    key: str
+    message: str
+
+
+def play_or_fault(setup: TableSetup, game: ScheduledGame,
+                  disqualified: frozenset[str] = frozenset()) -> GameRecord | Fault:
+    """``play_game``, with a referee fault returned rather than raised."""
+    try:
+        return play_game(setup, game, disqualified)
+    except RefereeFault as e:
+        return Fault(game.key, str(e))
 
 
 _GAMES: dict[Any, Any] = {}
@@ -136,10 +161,11 @@ class _Table:
         self.bank = [setup.limits.bank_seconds] * n
         self.fallbacks = [random.Random(f"fallback-{game.seed}-{seat}") for seat in range(n)]
         self.actions: list[tuple[int, str, str, float]] = []
+        self.cpu: list[float] = []
 
     def fail(self, seat: int, status: str, message: str) -> None:
         """The bot of ``seat`` forfeits: record why and release it."""
-        self.statuses[seat], self.messages[seat] = status, message[:500]
+        self.statuses[seat], self.messages[seat] = status, safe_text(message, 500)
         handle = self.seats[seat]
         if handle is not None:
             handle.close()
@@ -153,8 +179,8 @@ class _Table:
                 continue
             try:
                 self.seats[seat] = self.setup.open_seat(name)
-            except OSError as e:
-                self.fail(seat, "crash", f"its process could not be started: {e}")
+            except (OSError, ConfinementError) as e:
+                raise RefereeFault(f"seat {seat} ({name}) could not be opened: {e}") from None
 
     def start(self) -> None:
         """Start every open seat's bot, within the start-up limit."""
@@ -168,6 +194,8 @@ class _Table:
                     "name": name, "key": self.game.key}
             try:
                 handle.start(info, setup.limits.startup)
+            except ConfinementError as e:
+                raise RefereeFault(f"seat {seat} ({name}): {e}") from None
             except BotFailure as e:
                 self.fail(seat, e.status, e.message if e.message.startswith("start:")
                           else f"start: {e.message}")
@@ -179,8 +207,9 @@ class _Table:
         if self.statuses[seat] == "ok" and self._ask(state, seat, legal):
             return
         choice = self.fallbacks[seat].choice(legal)
-        state.apply(choice)
+        _apply_listed(state, choice)
         self.actions.append((seat, "fallback", choice, 0.0))
+        self.cpu.append(0.0)
 
     def _ask(self, state: Any, seat: int, legal: list[str]) -> bool:
         """Let the bot act; False (and the seat forfeits) if it fails."""
@@ -188,28 +217,46 @@ class _Table:
         allowed = limit + self.bank[seat]
         handle = self.seats[seat]
         assert handle is not None
+        try:
+            observation = handle.view(state, seat)
+        except Exception as e:  # the engine's observation: never the bot's doing
+            raise RefereeFault(f"the observation of seat {seat} failed: {e!r}") from None
         started = time.perf_counter()
         try:
             try:
-                action = handle.act(handle.view(state, seat), list(legal), allowed)
+                action = handle.act(observation, list(legal), allowed)
             finally:
                 seconds = time.perf_counter() - started
             self.bank[seat] -= max(0.0, seconds - limit)
             if self.bank[seat] < 0:
                 raise BotFailure("timeout", "")
-            state.apply(action)
-            self.actions.append((seat, "bot", state.history()[-1], seconds))
-            return True
+        except ConfinementError as e:
+            raise RefereeFault(f"seat {seat}: {e}") from None
         except BotFailure as e:
             if e.status == "timeout" or seconds > allowed:
                 self.fail(seat, "timeout", self._too_slow(seconds))
             else:
                 self.fail(seat, e.status, e.message)
-        except cardref.IllegalActionError as e:
-            self.fail(seat, "illegal", str(e))
-        except Exception as e:  # an action string the engine cannot even parse
-            self.fail(seat, "illegal", f"{type(e).__name__}: {e}")
-        return False
+            return False
+        return self._play(state, seat, action, legal, seconds, handle.cpu)
+
+    def _play(self, state: Any, seat: int, action: str, legal: list[str], seconds: float,
+              cpu: float) -> bool:
+        """Apply a bot's action. The engine refusing a listed action, or failing
+        on one, is the referee's fault; on anything else, the bot's."""
+        try:
+            state.apply(action)
+        except Exception as e:
+            if action in legal:
+                raise RefereeFault(f"the engine failed on the listed action {action!r}: "
+                                   f"{e!r}") from None
+            message = str(e) if isinstance(e, cardref.IllegalActionError) else \
+                f"{type(e).__name__}: {e}"
+            self.fail(seat, "illegal", message)
+            return False
+        self.actions.append((seat, "bot", state.history()[-1], seconds))
+        self.cpu.append(cpu)
+        return True
 
     def _too_slow(self, seconds: float) -> str:
         limits = self.setup.limits
@@ -233,13 +280,21 @@ class _Table:
             key=self.game.key, seed=self.game.seed, seating=list(self.game.seating),
             statuses=self.statuses, messages=self.messages,
             engine_placements=engine_placements, placements=placements, scores=scores,
-            actions=self.actions, seconds=time.perf_counter() - began,
+            actions=self.actions, seconds=time.perf_counter() - began, cpu=self.cpu,
         )
 
     def close(self) -> None:
         for handle in self.seats:
             if handle is not None:
                 handle.close()
+
+
+def _apply_listed(state: Any, action: str) -> None:
+    try:
+        state.apply(action)
+    except Exception as e:
+        raise RefereeFault(f"the engine failed on the listed action {action!r}: "
+                           f"{e!r}") from None
 
 
 def play_game(setup: TableSetup, game: ScheduledGame,
@@ -249,13 +304,17 @@ def play_game(setup: TableSetup, game: ScheduledGame,
     Bots named in ``disqualified`` do not play: the fallback plays their seats.
     """
     began = time.perf_counter()
-    state = _engine(setup).new_state(seed=game.seed)
     table = _Table(setup, game)
     try:
+        state = _engine(setup).new_state(seed=game.seed)
         table.open(disqualified)
         table.start()
         while not state.is_terminal():
             table.step(state)
         return table.finish(state, began)
+    except (RefereeFault, KeyboardInterrupt):
+        raise
+    except Exception as e:  # a bug of the referee's own: not a bot's failure
+        raise RefereeFault(f"{type(e).__name__}: {e}") from e
     finally:
         table.close()

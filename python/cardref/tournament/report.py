@@ -36,16 +36,16 @@ def render(results: dict[str, Any], fmt: str) -> str:
 def _rich(table: Table, caption: str, fold: bool = False,
           limit: Optional[int] = None) -> RichTable:
     """A rich table; ``fold`` left-aligns every column and folds long cells."""
-    out = RichTable(title=caption)
+    out = RichTable(title=Text(caption))
     for column in table.columns:
-        label = f"{column.label} [95% CI]" if column.ci else column.label
+        label = Text(f"{column.label} [95% CI]" if column.ci else column.label)
         if fold:
             out.add_column(label, overflow="fold")
         else:  # an interval is read as one piece: never wrapped inside
             out.add_column(label, justify="right" if column.numeric else "left",
                            no_wrap=column.ci)
-    for row in table.rows[:limit]:
-        out.add_row(*("-" if cell is None else cell for cell in row))
+    for row in table.rows[:limit]:  # as Text: a name or message is never markup
+        out.add_row(*(Text("-" if cell is None else cell) for cell in row))
     return out
 
 
@@ -82,6 +82,9 @@ def print_results(results: dict[str, Any], console: Console) -> None:
     """The final tables in the terminal: standings, head-to-head, by seat, failures."""
     standings = tables.standings(results)
     print_fitting(console, standings, tables.title(results), keep=2)
+    sandbox = results["tournament"].get("sandbox")
+    if sandbox:
+        console.print(Text(f"Submitted bots: {sandbox}"))
     if tables.TIE_NOTE in standings.note:
         console.print(Text(tables.TIE_NOTE))
     for warning in results.get("warnings", []):
@@ -92,7 +95,7 @@ def print_results(results: dict[str, Any], console: Console) -> None:
     summary = tables.failure_summary(results)
     if not summary:
         return
-    console.print("Failures: " + "; ".join(f"{b}: {counts}" for b, counts in summary))
+    console.print(Text("Failures: " + "; ".join(f"{b}: {counts}" for b, counts in summary)))
     failures = tables.failure_list(results)
     for row in failures.rows:
         row[-1] = (row[-1] or "")[:120]
@@ -100,7 +103,7 @@ def print_results(results: dict[str, Any], console: Console) -> None:
         console.print(_rich(failures, "Failures (every report format lists them all)",
                             fold=True, limit=FAILURES_SHOWN))
     if len(failures.rows) > FAILURES_SHOWN:
-        console.print(f"… and {len(failures.rows) - FAILURES_SHOWN} more failures")
+        console.print(Text(f"… and {len(failures.rows) - FAILURES_SHOWN} more failures"))
 
 
 # Markdown ------------------------------------------------------------------------

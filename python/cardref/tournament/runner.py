@@ -12,14 +12,26 @@ from typing import Any, Callable, Optional
 
 from .config import Config
 from .executor import Executor, WorkerDied, local_executor
-from .referee import GameRecord, TableSetup
+from .referee import Fault, GameRecord, TableSetup
 from .sandbox import STATUSES
 
-__all__ = ["TournamentStopped", "WorkerDied", "run"]
+__all__ = ["RefereeFaults", "TournamentStopped", "WorkerDied", "run"]
 
 
 class TournamentStopped(Exception):
     """The failure policy "stop" ended the run at a bot failure."""
+
+
+class RefereeFaults(Exception):
+    """Games the referee could not play through no bot's fault; they are not
+    stored, so running the same command again plays them."""
+
+    def __init__(self, faults: list[Fault]) -> None:
+        self.faults = faults
+        shown = "; ".join(f"{f.key}: {f.message}" for f in faults[:3])
+        more = f" (and {len(faults) - 3} more)" if len(faults) > 3 else ""
+        super().__init__(f"{len(faults)} game(s) hit a fault of the referee, not of any bot, "
+                         f"and were not stored: {shown}{more}")
 
 
 class _FailureCount:
@@ -47,12 +59,15 @@ def _stop_message(record: GameRecord) -> str:
 
 def run(config: Config, store: Any, workers: int,
         on_game: Optional[Callable[[GameRecord], None]] = None,
-        executor: Optional[Executor] = None) -> int:
+        executor: Optional[Executor] = None,
+        on_fault: Optional[Callable[[Fault], None]] = None) -> int:
     """Play every scheduled game not yet in ``store``; returns how many were played.
 
     Each finished game is committed before the next result is taken, so a kill
     loses only games in flight. ``executor`` defaults to this machine's
-    (``workers`` processes).
+    (``workers`` processes). A game that hits a referee fault is reported to
+    ``on_fault`` and not stored; the others play on, and the run then raises
+    ``RefereeFaults``.
     """
     finished = store.finished_keys()
     todo = [g for g in store.schedule() if g.key not in finished]
@@ -62,7 +77,13 @@ def run(config: Config, store: Any, workers: int,
     if executor is None:
         executor = local_executor(TableSetup.from_config(config), workers)
     played = 0
+    faults: list[Fault] = []
     for record in executor.play(todo, failures.disqualified):
+        if isinstance(record, Fault):
+            faults.append(record)
+            if on_fault is not None:
+                on_fault(record)
+            continue
         store.save_game(record)
         failures.add(record.seating, record.statuses)
         played += 1
@@ -70,4 +91,6 @@ def run(config: Config, store: Any, workers: int,
             on_game(record)
         if config.failure_policy == "stop" and record.failed():
             raise TournamentStopped(_stop_message(record))
+    if faults:
+        raise RefereeFaults(faults)
     return played

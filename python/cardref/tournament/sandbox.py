@@ -1,31 +1,45 @@
-"""Untrusted bots in their own processes: limits, the protocol client, statuses.
+"""Submitted bots in confined processes: limits, servers, the protocol client.
 
-A ``BotProcess`` is one bot playing one seat of one game: a fresh process,
-started through ``jail.py`` (namespaces, resource limits, a private working
-directory, a separate user when the referee is root), spoken to over the
-line-based JSON protocol of ``docs/protocol.md``. Every way it can fail
-becomes a ``BotFailure`` with one of the statuses of ``STATUSES``; the
-referee never waits on it past a deadline and never blocks writing to it.
+A ``BotServer`` is one submitted bot's warm server (``confine.py`` says what
+its sandbox shows, ``cardref.bots.seatserver`` what a seat process does).
+``open_process`` gives a ``SeatProcess``: one bot playing one seat of one
+game, a fresh confined process spoken to over the line protocol of
+``docs/protocol.md``. Between its reply and the referee's next request a
+seat's processes are stopped (SIGSTOP), so a bot uses no time but its own.
+Every way a bot can fail becomes a ``BotFailure`` with one of the statuses
+of ``STATUSES``; the referee never waits past a deadline, never blocks
+writing, and parses every reply with bounds on its size and nesting. A
+failure of the sandbox itself is a ``ConfinementError``: the referee's
+fault, never blamed on a bot.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import fcntl
+import importlib.util
 import json
 import os
+import re
 import select
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Any, Optional
+from typing import Any, Optional, Protocol
 
 from ..bots.sdk import compact_json
+from . import confine
+from .confine import ConfinementError, Sandbox
+
+__all__ = ["STATUSES", "BotFailure", "ConfinementError", "Limits", "Sandbox", "SeatProcess",
+           "check_bot", "open_process", "safe_text"]
 
 JAIL = Path(__file__).with_name("jail.py")
 SDK = Path(__file__).parents[1] / "bots" / "sdk.py"
@@ -36,7 +50,12 @@ STATUSES = ("error", "crash", "timeout", "invalid", "illegal", "malformed", "pro
 
 #: Exceptions a bot reports that mean it ran into one of its resource limits.
 LIMIT_ERRORS = ("MemoryError",)
-LIMIT_ERRNOS = (errno.EAGAIN, errno.EMFILE, errno.ENFILE, errno.EFBIG, errno.ENOMEM)
+LIMIT_ERRNOS = (errno.EAGAIN, errno.EMFILE, errno.ENFILE, errno.EFBIG, errno.ENOMEM,
+                errno.ENOSPC)
+
+#: The deepest nesting of arrays and objects a reply may have.
+MAX_DEPTH = 32
+STDERR_KEPT = 4096  # the tail of a seat's standard error kept for messages
 
 
 @dataclass(frozen=True)
@@ -51,6 +70,7 @@ class Limits:
     processes: int = 0
     open_files: int = 64
     output_bytes: int = 1 << 20
+    disk_mb: int = 16
 
     @property
     def startup(self) -> float:
@@ -74,115 +94,121 @@ class BotFailure(Exception):
         self.message = message
 
 
-def scrubbed_env(workdir: str) -> dict[str, str]:
-    """The whole environment a bot gets: nothing of the referee's but the
-    Python path needed to import the SDK."""
-    path = os.pathsep.join(p for p in sys.path if p)
-    return {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-        "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
-        "PYTHONUNBUFFERED": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-    }
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def sdk_command(kind: str, target: str, check: bool = False) -> list[str]:
-    """The command running a Python bot under the SDK."""
-    flag = "--path" if kind == "path" else "--module"
-    return [sys.executable, "-s", str(SDK), flag, target,
-            *(["--check"] if check else [])]
+def safe_text(text: str, limit: int = 500) -> str:
+    """Text a bot controls, made safe to store, print and render: at most
+    ``limit`` characters, every control character (terminal escapes, carriage
+    returns, bells) written as an escape such as ``\\x1b``."""
+    text = text[:limit]
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode(), text)
 
 
-_SLOTS = iter(range(1 << 30))
+def _depth(line: bytes) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (outside strings)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
 
 
-class BotProcess:
+def parse_reply(line: bytes) -> dict[str, Any]:
+    """One reply line as a JSON object; BotFailure("malformed") for anything
+    else, including nesting deeper than MAX_DEPTH (never a RecursionError)."""
+    shown = safe_text(repr(line[:80]))
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(line) > MAX_DEPTH:
+        raise BotFailure("malformed", f"a reply nested deeper than {MAX_DEPTH} levels")
+    try:
+        reply = json.loads(line)
+    except (ValueError, RecursionError):
+        raise BotFailure("malformed", f"not a JSON line: {shown}") from None
+    if not isinstance(reply, dict):
+        raise BotFailure("malformed", f"not a JSON object: {shown}")
+    return reply
+
+
+class Control(Protocol):
+    """What the referee may do to a seat's processes beyond talking to them."""
+
+    def stop(self) -> None: ...
+    def resume(self) -> None: ...
+    def kill(self) -> None: ...
+    def cpu_seconds(self) -> float: ...
+    def ending(self) -> dict[str, Any]: ...
+
+
+class SeatProcess:
     """One confined bot process, spoken to over the protocol."""
 
-    def __init__(self, command: list[str], limits: Limits, copy: Optional[str] = None) -> None:
-        """Start ``command`` (for SDK bots built by ``spawn``); ``copy`` is a bot
-        file to place into the private directory under the same name."""
+    def __init__(self, stdin: int, stdout: int, stderr: int, control: Control,
+                 limits: Limits) -> None:
+        self.in_fd, self.out_fd, self.err_fd = stdin, stdout, stderr
+        self.control = control
         self.limits = limits
         self.buffer = bytearray()
+        self.errors = bytearray()
+        self.error_bytes = 0
         self.closed = False
-        root = os.geteuid() == 0
-        self.tempdir: Optional[str] = None
-        if root:
-            workdir = "/tmp/cardref-bot"  # inside the process's own tmpfs
-            uid = 1_000_000 + 64 * os.getpid() + next(_SLOTS) % 64
-        else:
-            self.tempdir = workdir = tempfile.mkdtemp(prefix="cardref-bot-")
-            uid = None
-        spec: dict[str, Any] = {
-            "workdir": workdir, "uid": uid, "limits": asdict(limits),
-            "tmpfs_bytes": max(limits.output_bytes, 1 << 20),
-            "expose": sorted({sys.base_prefix, sys.prefix,
-                              os.path.dirname(os.path.realpath(sys.executable)),
-                              *(p for p in sys.path if p and os.path.isdir(p))}),
-        }
-        if copy is not None:
-            target = os.path.join(workdir, os.path.basename(copy))
-            spec["copy"] = [copy, target]
-            command = [target if part == copy else part for part in command]
-        self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed in kill
-        self.process = subprocess.Popen(
-            [sys.executable, "-S", "-E", str(JAIL), json.dumps(spec), *command],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
-            env=scrubbed_env(workdir), start_new_session=True, close_fds=True, bufsize=0,
-        )
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.in_fd = self.process.stdin.fileno()
-        self.out_fd = self.process.stdout.fileno()
-        flags = fcntl.fcntl(self.in_fd, fcntl.F_GETFL)
-        fcntl.fcntl(self.in_fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
-
-    @classmethod
-    def spawn(cls, kind: str, target: str, limits: Limits) -> BotProcess:
-        """A bot given as in a config: ``command`` (target: JSON array), or a
-        Python ``path``/``module`` run under the SDK."""
-        if kind == "command":
-            return cls(json.loads(target), limits)
-        command = sdk_command(kind, target)
-        copy = target if kind == "path" and os.geteuid() == 0 else None
-        return cls(command, limits, copy=copy)
+        for fd in (stdin, stdout, stderr):
+            flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+            fcntl.fcntl(fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
 
     # The protocol -------------------------------------------------------------
 
-    def request(self, message: dict[str, Any], seconds: float, kind: str) -> dict[str, Any]:
-        """Send ``message`` and return the reply of type ``kind``, within ``seconds``.
+    def request(self, message: dict[str, Any], seconds: float,
+                kind: str | tuple[str, ...]) -> dict[str, Any]:
+        """Send ``message`` and return the reply of type ``kind`` (or of one of
+        several types), within ``seconds``.
 
         Raises BotFailure for anything else; the process is then killed.
         """
         return self.request_text(compact_json(message), seconds, kind)
 
-    def request_text(self, message: str, seconds: float, kind: str) -> dict[str, Any]:
-        """``request`` for a message already encoded as one line of JSON text."""
+    def request_text(self, message: str, seconds: float,
+                     kind: str | tuple[str, ...]) -> dict[str, Any]:
+        """``request`` for a message already encoded as one line of JSON text.
+        The seat runs from the moment it is sent its request to its reply."""
         deadline = time.perf_counter() + seconds
         try:
+            self.control.resume()
             self._send(message.encode() + b"\n", deadline)
             line = self._line(deadline, seconds)
-            try:
-                reply = json.loads(line)
-            except ValueError:
-                raise BotFailure("malformed", f"not a JSON line: {line[:80]!r}") from None
-            if not isinstance(reply, dict):
-                raise BotFailure("malformed", f"not a JSON object: {line[:80]!r}")
-            got = reply.get("type")
-            if got == "error":
-                name = str(reply.get("error"))
-                text = f"{name}: {str(reply.get('message'))[:300]}"
-                if name in LIMIT_ERRORS or reply.get("errno") in LIMIT_ERRNOS:
-                    raise BotFailure("limit", f"a resource limit: {text}")
-                raise BotFailure("error", f"raised {text}")
-            if got == "invalid":
-                raise BotFailure("invalid", str(reply.get("message"))[:300])
-            if got != kind:
-                raise BotFailure("protocol", f"expected a {kind!r} reply, got {line[:80]!r}")
-            return reply
+            self.control.stop()
+            return self._expect(parse_reply(line), kind)
         except BotFailure:
             self.kill()
             raise
+
+    @staticmethod
+    def _expect(reply: dict[str, Any], kind: str | tuple[str, ...]) -> dict[str, Any]:
+        got = reply.get("type")
+        if got == "error":
+            name = safe_text(str(reply.get("error")), 80)
+            text = f"{name}: {safe_text(str(reply.get('message')), 300)}"
+            if name in LIMIT_ERRORS or reply.get("errno") in LIMIT_ERRNOS:
+                raise BotFailure("limit", f"a resource limit: {text}")
+            raise BotFailure("error", f"raised {text}")
+        if got == "invalid":
+            raise BotFailure("invalid", safe_text(str(reply.get("message")), 300))
+        if got not in ((kind,) if isinstance(kind, str) else kind):
+            shown = safe_text(compact_json(reply)[:80])
+            raise BotFailure("protocol", f"expected a {kind!r} reply, got {shown}")
+        return reply
 
     def _send(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)
@@ -197,7 +223,8 @@ class BotProcess:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 raise BotFailure("timeout", "did not read its input within the time limit")
-            select.select([], [self.in_fd], [], remaining)
+            select.select([self.err_fd], [self.in_fd], [], remaining)
+            self._drain_errors()
 
     def _line(self, deadline: float, seconds: float) -> bytes:
         cap = self.limits.output_bytes
@@ -210,90 +237,396 @@ class BotProcess:
             if len(self.buffer) > cap:
                 raise BotFailure("limit", f"a reply longer than output_bytes = {cap}")
             remaining = deadline - time.perf_counter()
-            if remaining <= 0 or not select.select([self.out_fd], [], [], remaining)[0]:
-                if time.perf_counter() >= deadline:
-                    raise BotFailure("timeout", f"no reply within {seconds:.3g} s")
-                continue
-            chunk = os.read(self.out_fd, 1 << 16)
+            ready = select.select([self.out_fd, self.err_fd], [], [], max(0.0, remaining))[0]
+            if self.err_fd in ready:
+                self._drain_errors()
+            if self.out_fd in ready:
+                try:
+                    chunk = os.read(self.out_fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    raise self._death()
+                self.buffer += chunk
+            elif time.perf_counter() >= deadline:
+                raise BotFailure("timeout", f"no reply within {seconds:.3g} s")
+
+    def _drain_errors(self) -> None:
+        """Keep the tail of standard error; a bot that writes more than
+        ``output_bytes`` there in all has run into a limit."""
+        while True:
+            try:
+                chunk = os.read(self.err_fd, 1 << 16)
+            except (BlockingIOError, OSError):
+                return
             if not chunk:
-                raise self._death()
-            self.buffer += chunk
+                return
+            self.error_bytes += len(chunk)
+            self.errors = (self.errors + chunk)[-STDERR_KEPT:]
+            if self.error_bytes > self.limits.output_bytes:
+                raise BotFailure("limit", f"more than output_bytes = "
+                                 f"{self.limits.output_bytes} written to standard error")
+
+    def stderr_tail(self, size: int = 200) -> str:
+        with contextlib.suppress(BotFailure):
+            self._drain_errors()
+        return safe_text(self.errors[-size:].decode("utf-8", "replace").strip(), size)
 
     def _death(self) -> BotFailure:
         """The failure of a process that closed its output (it exited or died)."""
-        try:
-            code = self.process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            return BotFailure("protocol", "closed its output without exiting")
+        ending = self.control.ending()
+        if "setup" in ending:
+            raise ConfinementError(f"a seat process could not be set up: {ending['setup']}")
         tail = self.stderr_tail()
         said = f"; stderr: {tail}" if tail else ""
-        if code < 0:
-            sig = -code
+        sig = ending.get("signal")
+        if sig is not None:
             name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
-            if sig == signal.SIGXCPU:
+            # As process 1 of its namespace a seat never sees SIGXCPU, only the
+            # SIGKILL at the hard limit a second later: its CPU time tells.
+            used = ending.get("cpu", 0.0)
+            if sig == signal.SIGXCPU or (sig == signal.SIGKILL and \
+                    used >= self.limits.cpu_seconds):
                 return BotFailure("limit", f"CPU time limit ({self.limits.cpu_seconds} s)")
             if sig == signal.SIGXFSZ:
                 return BotFailure("limit", f"output size limit ({self.limits.output_bytes} "
-                                  f"bytes written to a file or standard error)")
+                                  f"bytes written to a file)")
             return BotFailure("crash", f"killed by {name}{said}")
-        return BotFailure("crash", f"exited with code {code}{said}")
+        if "exit" in ending:
+            return BotFailure("crash", f"exited with code {ending['exit']}{said}")
+        return BotFailure("protocol", f"closed its output without exiting{said}")
 
-    def stderr_tail(self, size: int = 200) -> str:
-        try:
-            self.stderr.seek(0, os.SEEK_END)
-            end = self.stderr.tell()
-            self.stderr.seek(max(0, end - size))
-            return self.stderr.read().decode("utf-8", "replace").strip()
-        except (OSError, ValueError):
-            return ""
+    # Time and ending ------------------------------------------------------------
 
-    # Ending -------------------------------------------------------------------
-
-    def finish(self, seconds: float) -> None:
-        """Close the input and give the bot ``seconds`` to exit, then kill it."""
-        if self.closed:
-            return
-        try:
-            self.process.stdin.close()  # type: ignore[union-attr]
-            self.process.wait(timeout=seconds)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
-        self.kill()
+    def cpu_seconds(self) -> float:
+        return self.control.cpu_seconds()
 
     def kill(self) -> None:
-        """Kill the bot's whole process group and free everything it held."""
+        """Kill every process of the seat and release its pipes."""
         if self.closed:
             return
         self.closed = True
+        self.control.kill()
+        for fd in (self.in_fd, self.out_fd, self.err_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+# Seats of a bot server ----------------------------------------------------------------
+
+
+def _proc_pid(pidfd: int) -> int:
+    """The pid, in this process's namespace, of the process a pidfd refers to."""
+    with open(f"/proc/self/fdinfo/{pidfd}") as f:
+        for line in f:
+            if line.startswith("Pid:"):
+                return int(line.split()[1])
+    raise ConfinementError("this kernel does not report a pidfd's pid (Linux 5.4+ needed)")
+
+
+class PidfdControl:
+    """A seat made by a bot server: its process 1 by pidfd, its whole PID
+    namespace when it may start processes, and the status pipe its parent
+    writes how it ended to."""
+
+    def __init__(self, pidfd: int, status: int, processes: int) -> None:
+        self.pidfd = pidfd
+        self.status = status
+        self.pid = _proc_pid(pidfd)
+        self.namespace = os.readlink(f"/proc/{self.pid}/ns/pid") if processes else ""
+        self.stat = os.open(f"/proc/{self.pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        self.stopped: list[int] = []
+        self.dead = False
+
+    def _signal(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError, OSError):
+            signal.pidfd_send_signal(self.pidfd, sig)
+
+    def _members(self) -> list[int]:
+        """Every process of the seat's PID namespace but its process 1."""
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and int(entry) != self.pid:
+                with contextlib.suppress(OSError):
+                    if os.readlink(f"/proc/{entry}/ns/pid") == self.namespace:
+                        found.append(int(entry))
+        return found
+
+    def stop(self) -> None:
+        self._signal(signal.SIGSTOP)
+        if not self.namespace:
+            return
+        seen: set[int] = set()
+        while True:  # until a pass finds no process not yet stopped
+            fresh = [pid for pid in self._members() if pid not in seen]
+            if not fresh:
+                break
+            for pid in fresh:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGSTOP)
+            seen.update(fresh)
+        self.stopped = sorted(seen)
+
+    def resume(self) -> None:
+        for pid in self.stopped:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGCONT)
+        self.stopped = []
+        self._signal(signal.SIGCONT)
+
+    def cpu_seconds(self) -> float:
+        """User and system time of process 1 and its waited-for children."""
+        try:
+            fields = os.pread(self.stat, 1024, 0).rsplit(b")", 1)[1].split()
+        except OSError:
+            return 0.0
+        ticks = sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def ending(self) -> dict[str, Any]:
+        """How the seat ended, from its parent's status pipe (waits up to 1 s)."""
+        self._signal(signal.SIGCONT)
+        text = b""
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            if not select.select([self.status], [], [], 0.1)[0]:
+                continue
+            chunk = os.read(self.status, 4096)
+            if not chunk:
+                break
+            text += chunk
+        ending: dict[str, Any] = {}
+        for line in text.splitlines():
+            with contextlib.suppress(ValueError):
+                ending.update(json.loads(line))
+        return ending
+
+    def kill(self) -> None:
+        if self.dead:
+            return
+        self.dead = True
+        self._signal(signal.SIGKILL)  # process 1: its whole namespace goes with it
+        for fd in (self.pidfd, self.status, self.stat):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+class BotServer:
+    """A submitted bot's warm server, in its bubblewrap sandbox."""
+
+    def __init__(self, kind: str, target: str, limits: Limits, packages: tuple[str, ...]
+                 ) -> None:
+        self.limits = limits
+        self.process: Optional[subprocess.Popen] = None
+        self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+        spec = {**asdict(limits), "startup_seconds": limits.startup}
+        try:
+            command = confine.server_command(kind, target, spec, packages, theirs.fileno(),
+                                             limits.startup)
+            self.process = subprocess.Popen(
+                command, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True)
+            theirs.close()
+            reply = self._receive(limits.startup)[0]
+            if reply.get("type") != "ready":
+                raise ConfinementError(f"the bot server did not start: {reply}")
+        except (OSError, ConfinementError) as e:
+            theirs.close()
+            self.close()
+            raise e if isinstance(e, ConfinementError) else \
+                ConfinementError(f"cannot start bwrap: {e}") from None
+
+    def _receive(self, seconds: float) -> tuple[dict[str, Any], list[int]]:
+        if not select.select([self.control], [], [], seconds)[0]:
+            raise ConfinementError(f"the bot server did not answer within {seconds:g} s"
+                                   f"{self._log()}")
+        data, fds, _, _ = socket.recv_fds(self.control, 4096, 8)
+        if not data:
+            raise ConfinementError(f"the bot server ended{self._log()}")
+        try:
+            return json.loads(data), fds
+        except ValueError:
+            for fd in fds:
+                os.close(fd)
+            raise ConfinementError(f"the bot server said {data[:200]!r}") from None
+
+    def _log(self) -> str:
+        with contextlib.suppress(OSError, ValueError):
+            self.log.seek(0)
+            text = self.log.read()[-500:].decode(errors="replace").strip()
+            return f": {text}" if text else ""
+        return ""
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def seat(self) -> SeatProcess:
+        """A fresh seat process, stopped until its first request."""
+        try:
+            self.control.send(b"seat")
+        except OSError as e:
+            raise ConfinementError(f"the bot server is gone: {e}{self._log()}") from None
+        reply, fds = self._receive(self.limits.startup)
+        if reply.get("type") != "seat" or len(fds) != 5:
+            for fd in fds:
+                os.close(fd)
+            raise ConfinementError(f"the bot server could not make a seat: "
+                                   f"{reply.get('message', reply)}")
+        pidfd, stdin, stdout, stderr, status = fds
+        control = PidfdControl(pidfd, status, self.limits.processes)
+        control.stop()
+        return SeatProcess(stdin, stdout, stderr, control, self.limits)
+
+    def close(self) -> None:
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=5)
+        self.control.close()
+        self.log.close()
+
+
+_SERVERS: dict[tuple, BotServer] = {}
+
+
+def _server(kind: str, target: str, limits: Limits, packages: tuple[str, ...]) -> BotServer:
+    """This process's server for a bot, started on first use (and again if it died)."""
+    key = (kind, target, limits, packages)
+    server = _SERVERS.get(key)
+    if server is not None and not server.alive():
+        server.close()
+        server = None
+    if server is None:
+        server = _SERVERS[key] = BotServer(kind, target, limits, packages)
+    return server
+
+
+@atexit.register
+def close_servers() -> None:
+    """End every bot server of this process."""
+    while _SERVERS:
+        _SERVERS.popitem()[1].close()
+
+
+def probe_sandbox() -> Optional[str]:
+    """Make one real seat on this machine, as a tournament would: None if the
+    sandbox works here, else why not."""
+    argv = [confine.interpreter(), "-I", "-S", "-c",
+            'import sys; sys.stdout.write(\'{"type": "ready"}\\n\')']
+    limits = Limits(decision_seconds=10.0)
+    try:
+        server = BotServer("command", json.dumps(argv), limits, ())
+    except ConfinementError as e:
+        return str(e)
+    try:
+        seat = server.seat()
+        seat.control.resume()
+        line = seat._line(time.perf_counter() + 10, 10)
+        seat.kill()
+        return None if b"ready" in line else f"a test seat answered {line[:80]!r}"
+    except (ConfinementError, BotFailure) as e:
+        return f"a test seat failed: {e}"
+    finally:
+        server.close()
+
+
+# The weaker isolation an organiser may opt in to -----------------------------------------
+
+
+class PopenControl:
+    """A seat started directly (``sandbox.weaker = "rlimits"``): its process group."""
+
+    def __init__(self, process: subprocess.Popen, tempdir: Optional[str]) -> None:
+        self.process = process
+        self.tempdir = tempdir
+
+    def _group(self, sig: int) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
+            os.killpg(self.process.pid, sig)
+
+    def stop(self) -> None:
+        self._group(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self._group(signal.SIGCONT)
+
+    def cpu_seconds(self) -> float:
+        try:
+            with open(f"/proc/{self.process.pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+    def ending(self) -> dict[str, Any]:
+        self._group(signal.SIGCONT)
+        try:
+            code = self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return {}
+        return {"signal": -code} if code < 0 else {"exit": code}
+
+    def kill(self) -> None:
+        self._group(signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
-        for stream in (self.process.stdin, self.process.stdout, self.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
         if self.tempdir is not None:
             import shutil
 
             shutil.rmtree(self.tempdir, ignore_errors=True)
 
 
-def check_bot(kind: str, target: str, limits: Limits) -> Optional[str]:
-    """Load a Python bot in a confined process: None if usable, else why not."""
-    command = sdk_command(kind, target, check=True)
-    copy = target if kind == "path" and os.geteuid() == 0 else None
-    bot = BotProcess(command, limits, copy=copy)
+def _weaker(kind: str, target: str, limits: Limits) -> SeatProcess:
+    """A seat process with resource limits only (see jail.py)."""
+    if kind == "command":
+        command = json.loads(target)
+    else:
+        flag = "--path" if kind == "path" else "--module"
+        command = [sys.executable, "-s", str(SDK), flag, target]
+    workdir = tempfile.mkdtemp(prefix="cardref-bot-")
+    user = confine.sandbox_uid()
+    spec = {"limits": asdict(limits), "uid": user[0] if user else None, "workdir": workdir}
+    if user:
+        os.chown(workdir, user[0], user[1])
+    env = {**confine.ENVIRONMENT, "HOME": workdir, "TMPDIR": workdir,
+           "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    process = subprocess.Popen(
+        [sys.executable, "-S", "-E", str(JAIL), json.dumps(spec), *command],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        start_new_session=True, close_fds=True, cwd=workdir)
+    control = PopenControl(process, workdir)
+    fds = [os.dup(s.fileno()) for s in (process.stdin, process.stdout, process.stderr)]
+    for stream in (process.stdin, process.stdout, process.stderr):
+        stream.close()  # type: ignore[union-attr]
+    return SeatProcess(fds[0], fds[1], fds[2], control, limits)
+
+
+def open_process(kind: str, target: str, limits: Limits, sandbox: Sandbox) -> SeatProcess:
+    """A fresh seat process for a submitted bot, confined as ``sandbox`` says."""
+    if sandbox.mode == "bubblewrap":
+        return _server(kind, target, limits, sandbox.packages).seat()
+    return _weaker(kind, target, limits)
+
+
+def check_bot(kind: str, target: str, limits: Limits, sandbox: Sandbox) -> Optional[str]:
+    """Load a bot and make one ``Bot()`` in a seat confined as its games will
+    be: None if usable, else why not."""
+    if kind == "module" and importlib.util.find_spec(target.split(".")[0]) is None:
+        return f"importing it failed: ModuleNotFoundError: No module named {target!r}"
     try:
-        line = bot._line(time.perf_counter() + limits.startup, limits.startup)
-        reply = json.loads(line)
-    except (BotFailure, ValueError) as e:
+        seat = open_process(kind, target, limits, sandbox)
+    except ConfinementError as e:
+        return f"the sandbox failed: {e}"
+    try:
+        reply = seat.request({"type": "check"}, limits.startup, ("usable", "unusable"))
+    except BotFailure as e:
         return f"its process failed while loading it: {e}"
+    except ConfinementError as e:
+        return f"the sandbox failed: {e}"
     finally:
-        bot.kill()
-    if reply.get("type") == "usable":
+        seat.kill()
+    if reply["type"] == "usable":
         return None
-    return str(reply.get("message"))
+    return safe_text(str(reply.get("message")), 2000)

@@ -10,7 +10,7 @@ Two kinds exist: ``InProcessSeat`` calls a trusted bot class (the built-ins,
 or a bot marked ``isolation = "inprocess"``) directly, with a SIGALRM guard
 so that one hung bot cannot stall the tournament; ``ProcessSeat`` speaks the
 line protocol of ``docs/protocol.md`` to a submitted bot in its own confined
-process (``sandbox.BotProcess``).
+process (``sandbox.SeatProcess``), stopped whenever it is not its turn.
 """
 
 from __future__ import annotations
@@ -19,15 +19,25 @@ import contextlib
 import json
 import signal
 import threading
+import time
 from typing import Any, Protocol
 
 from ..bots import load_bot_class
 from ..bots.sdk import compact_json
-from .sandbox import BotFailure, BotProcess, Limits
+from .sandbox import (
+    BotFailure,
+    ConfinementError,
+    Limits,
+    Sandbox,
+    open_process,
+    safe_text,
+)
 
 
 class Seat(Protocol):
     """One bot in one seat of one game, as the referee sees it."""
+
+    cpu: float
 
     def start(self, info: dict[str, Any], seconds: float) -> None:
         """Create the bot and give it the game's ``info`` (its ``start`` hook)."""
@@ -36,7 +46,8 @@ class Seat(Protocol):
         """The observation of ``seat`` in the form ``act`` takes."""
 
     def act(self, observation: Any, legal: list[str], seconds: float) -> str:
-        """The bot's action (a string, not yet checked by the engine)."""
+        """The bot's action (a string, not yet checked by the engine); after
+        it, ``cpu`` is the CPU time the decision took."""
 
     def end(self, info: dict[str, Any], seconds: float) -> None:
         """Tell the bot the result; a failure here changes nothing."""
@@ -93,6 +104,7 @@ class InProcessSeat:
     def __init__(self, bot_class: Any) -> None:
         self.bot_class = bot_class
         self.bot: Any = None
+        self.cpu = 0.0
 
     def start(self, info: dict[str, Any], seconds: float) -> None:
         try:
@@ -112,9 +124,11 @@ class InProcessSeat:
         return state.observation(seat)
 
     def act(self, observation: Any, legal: list[str], seconds: float) -> str:
+        before = time.thread_time()
         try:
             with _Alarm(2 * seconds + 1.0):
                 action = self.bot.act(observation, legal)
+            self.cpu = time.thread_time() - before
         except DecisionInterrupted:
             raise BotFailure("timeout", "interrupted") from None
         except (Exception, SystemExit) as e:  # a bot's sys.exit() too
@@ -137,10 +151,12 @@ class InProcessSeat:
 
 
 class ProcessSeat:
-    """A submitted bot in its own confined process (see sandbox.py)."""
+    """A submitted bot in a fresh confined process of its own (see sandbox.py).
+    Its CPU time per decision is measured outside it, from the kernel."""
 
-    def __init__(self, kind: str, target: str, limits: Limits) -> None:
-        self.process = BotProcess.spawn(kind, target, limits)
+    def __init__(self, kind: str, target: str, limits: Limits, sandbox: Sandbox) -> None:
+        self.process = open_process(kind, target, limits, sandbox)
+        self.cpu = 0.0
 
     def start(self, info: dict[str, Any], seconds: float) -> None:
         self.process.request({"type": "hello", "protocol": 1, **info}, seconds, "ready")
@@ -154,25 +170,28 @@ class ProcessSeat:
     def act(self, observation: str, legal: list[str], seconds: float) -> str:
         message = (f'{{"type":"act","observation":{observation},'
                    f'"legal":{compact_json(legal)}}}')
+        before = self.process.cpu_seconds()
         reply = self.process.request_text(message, seconds, "action")
+        self.cpu = self.process.cpu_seconds() - before
         action = reply.get("action")
         if not isinstance(action, str):
             self.process.kill()
-            raise BotFailure("malformed", f"the action is {json.dumps(action)[:80]}, "
-                             "not a string")
+            raise BotFailure("malformed", f"the action is "
+                             f"{safe_text(json.dumps(action)[:80])}, not a string")
         return action
 
     def end(self, info: dict[str, Any], seconds: float) -> None:
-        with contextlib.suppress(BotFailure):
+        with contextlib.suppress(BotFailure, ConfinementError):  # the game is over
             self.process.request({"type": "end", **info}, seconds, "done")
-        self.process.finish(min(seconds, 1.0))  # then it has a second to exit
+        self.process.kill()  # a fresh process per game: nothing of it outlives the game
 
     def close(self) -> None:
         self.process.kill()
 
 
-def open_seat(kind: str, target: str, isolated: bool, limits: Limits) -> Seat:
-    """The seat for a bot: its own process when ``isolated``, else in-process."""
+def open_seat(kind: str, target: str, isolated: bool, limits: Limits,
+              sandbox: Sandbox) -> Seat:
+    """The seat for a bot: its own confined process when ``isolated``, else in-process."""
     if isolated:
-        return ProcessSeat(kind, target, limits)
+        return ProcessSeat(kind, target, limits, sandbox)
     return InProcessSeat(bot_class(kind, target))

@@ -315,6 +315,7 @@ def results(store: Any) -> dict[str, Any]:
         "deal_groups": int(meta["deal_groups"]), "teams": teams,
         "bots": bots, "games_scheduled": len(store.schedule()), "games_played": len(games),
         "bootstrap": int(meta["bootstrap"]), "config": meta["config_text"],
+        "sandbox": meta.get("sandbox", ""),
     }
     out["failure_list"] = failure_list(games)
     out["warnings"] = warnings(games)

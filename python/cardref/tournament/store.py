@@ -58,8 +58,15 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            self._migrate()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable results file: {e}") from None
+
+    def _migrate(self) -> None:
+        """Columns added since a file was written (older files keep loading)."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(actions)")}
+        if "cpu_seconds" not in columns:
+            self.db.execute("ALTER TABLE actions ADD COLUMN cpu_seconds REAL")
 
     def close(self) -> None:
         self.db.close()
@@ -96,6 +103,7 @@ class Store:
                 "deal_groups": str(config.deal_groups), "format": config.format,
                 "teams": json.dumps(config.teams), "bootstrap": str(config.bootstrap),
                 "decision_seconds": repr(config.decision_seconds),
+                "sandbox": config.sandbox.describe() if config.submitted() else "",
                 "created_at": repr(time.time()),
             }
             self.db.executemany("INSERT INTO meta VALUES (?, ?)", rows.items())
@@ -158,10 +166,12 @@ class Store:
                  json.dumps(record.engine_placements), json.dumps(record.placements),
                  json.dumps(record.scores), record.seconds, time.time()),
             )
+            cpu = record.cpu or [None] * len(record.actions)
             self.db.executemany(
-                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
-                [(record.key, i, seat, actor, action, seconds)
-                 for i, (seat, actor, action, seconds) in enumerate(record.actions)],
+                "INSERT INTO actions (game, step, seat, actor, action, seconds, cpu_seconds) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(record.key, i, seat, actor, action, seconds, used) for i, ((seat, actor,
+                 action, seconds), used) in enumerate(zip(record.actions, cpu))],
             )
 
     def games(self) -> list[dict[str, Any]]:
@@ -184,6 +194,12 @@ class Store:
             if game["key"] == key:
                 return game
         return None
+
+    def cpu_seconds(self, key: str) -> list[Optional[float]]:
+        """The CPU time of each action's decision (None in files from before it
+        was recorded, and for actions the fallback chose: 0)."""
+        return [row[0] for row in self.db.execute(
+            "SELECT cpu_seconds FROM actions WHERE game = ? ORDER BY step", (key,))]
 
     def actions(self, key: str) -> list[tuple[int, str, str, float]]:
         return list(self.db.execute(

@@ -1,0 +1,243 @@
+"""What a submitted bot's sandbox shows, and whether this machine can build it.
+
+Submitted bots run under bubblewrap (``bwrap``, the sandbox Flatpak uses): a
+*bot server* per bot and referee worker (``cardref.bots.seatserver``) in new
+user, PID, IPC, network, UTS and mount namespaces, which forks a fresh seat
+process, with namespaces of its own, for every seat of every game. The
+sandbox's filesystem is built from nothing; everything in it is read-only:
+
+- the system's ``/usr`` (and ``/bin``, ``/lib``… or their symlinks) and
+  ``/etc/ld.so.cache``: what the interpreter and its libraries need;
+- the Python installation that runs the referee (its base prefix, never a
+  virtual environment's packages);
+- the SDK, as two files under ``/cardref/sdk``;
+- the packages the organiser lists in ``sandbox.packages``, under
+  ``/cardref/site``, and a ``module`` bot's own top-level package;
+- the bot's submission (a file, or a folder), under ``/cardref/submission``;
+- files named in a ``command`` bot's command line, at their own paths.
+
+Nothing of the organiser's (the config, the results, other submissions, the
+tournament folder, the import path, ``$HOME``) and no world-writable host
+folder is there. Writable are only each seat's own tmpfs (``/tmp`` and
+``/dev/shm``, one size cap). When the referee runs as root the sandbox runs
+under a fresh unprivileged host uid; otherwise under the organiser's own,
+which the namespaces leave nothing to reach with.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import importlib.util
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from . import seccomp
+
+BOTS = Path(__file__).parents[1] / "bots"
+STAGE = Path(__file__).with_name("stage.py")
+SDK_FILES = ("sdk.py", "seatserver.py")
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_FILES = ("/etc/ld.so.cache",)
+ENVIRONMENT = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp",
+    "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0",
+    "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1", "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+}
+INSTALL = ("install bubblewrap (Debian and Ubuntu: `apt install bubblewrap`; Fedora: "
+           "`dnf install bubblewrap`) and allow user namespaces (`sysctl "
+           "user.max_user_namespaces` must be above 0; on Debian and Ubuntu also "
+           "`kernel.unprivileged_userns_clone = 1` and, on Ubuntu 24.04, an AppArmor "
+           "profile for bwrap)")
+WEAKER = "rlimits"  # the one weaker isolation an organiser may opt in to
+
+_UIDS = itertools.count()
+
+
+class ConfinementError(Exception):
+    """The sandbox could not be built: a fault of this machine, not of a bot."""
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How this run confines submitted bots: ``mode`` is "bubblewrap" or, when
+    the organiser opted in by name (``sandbox.weaker = "rlimits"``) and
+    bubblewrap cannot run here, "rlimits"; ``packages`` are the distributions
+    bots may import."""
+
+    mode: str = "bubblewrap"
+    packages: tuple[str, ...] = ()
+    why_weaker: str = ""
+
+    def describe(self) -> str:
+        """One line for the results and reports."""
+        if self.mode == "bubblewrap":
+            return f"bubblewrap {bwrap_version()}, namespaces per seat, system-call filter"
+        return ("WEAKER ISOLATION (sandbox.weaker = \"rlimits\"): resource limits only, "
+                f"because {self.why_weaker}")
+
+
+@functools.lru_cache(maxsize=1)
+def bwrap_version() -> str:
+    try:
+        out = subprocess.run(["bwrap", "--version"], capture_output=True, text=True,
+                             timeout=10).stdout
+    except OSError:
+        return "?"
+    return out.split()[-1] if out.split() else "?"
+
+
+def sandbox_uid() -> Optional[tuple[int, int]]:
+    """A fresh unprivileged (uid, gid) for a sandbox when running as root,
+    else None (the sandbox runs as the organiser)."""
+    if os.geteuid() != 0:
+        return None
+    uid = 100_000_000 + (os.getpid() * 4096 + next(_UIDS)) % 1_000_000_000
+    return uid, uid
+
+
+@dataclass
+class Mounts:
+    """The read-only binds of a sandbox: bwrap arguments, and the host paths
+    they show (which a root referee's ``stage.py`` makes reachable)."""
+
+    args: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    shown: set[str] = field(default_factory=set)
+
+    def bind(self, source: str, dest: str) -> None:
+        if dest in self.shown:
+            return
+        if not os.path.exists(source):
+            raise ConfinementError(f"{source} does not exist")
+        parent = os.path.dirname(dest)
+        if parent not in ("", "/"):
+            self.args += ["--dir", parent]
+        self.args += ["--ro-bind", source, dest]
+        self.sources.append(source)
+        self.shown.add(dest)
+
+    def covers(self, path: str) -> bool:
+        return any(path == p or path.startswith(p.rstrip("/") + "/") for p in self.shown)
+
+
+def _system(mounts: Mounts) -> None:
+    for path in SYSTEM:
+        if os.path.islink(path):
+            mounts.args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            mounts.bind(path, path)
+    for path in SYSTEM_FILES:
+        if os.path.isfile(path):
+            mounts.bind(path, path)
+
+
+def interpreter() -> str:
+    """The real interpreter behind the referee's (never a venv's symlink)."""
+    return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+
+
+def _python(mounts: Mounts) -> None:
+    for prefix in {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)}:
+        if not mounts.covers(prefix):
+            mounts.bind(prefix, prefix)
+    exe = interpreter()
+    if not mounts.covers(exe):
+        mounts.bind(exe, exe)
+
+
+def distribution_paths(name: str) -> list[Path]:
+    """The top-level files and folders a distribution installs (e.g. numpy and
+    numpy.libs for "numpy"); raises ConfinementError for one not installed."""
+    try:
+        dist = importlib.metadata.distribution(name)
+    except importlib.metadata.PackageNotFoundError:
+        raise ConfinementError(f"sandbox.packages: {name!r} is not installed") from None
+    tops = {Path(str(f)).parts[0] for f in dist.files or []}
+    root = Path(str(dist.locate_file("")))
+    return sorted(root / top for top in tops
+                  if not top.endswith((".dist-info", ".egg-info", ".pth")) and top != ".."
+                  and (root / top).exists())
+
+
+def module_path(name: str) -> Path:
+    """The file or folder of a module bot's top-level package."""
+    top = name.split(".")[0]
+    spec = importlib.util.find_spec(top)
+    if spec is None or (spec.origin is None and not spec.submodule_search_locations):
+        raise ConfinementError(f"no module named {top!r}")
+    if spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    return Path(str(spec.origin))
+
+
+def server_command(kind: str, target: str, limits: dict[str, Any], packages: tuple[str, ...],
+                   control_fd: int, startup: float) -> list[str]:
+    """The command line that starts a bot's server under bwrap, as the
+    sandbox's user (see ``sandbox_uid``)."""
+    mounts = Mounts()
+    try:
+        _system(mounts)
+        _python(mounts)
+        for name in SDK_FILES:
+            mounts.bind(str(BOTS / name), f"/cardref/sdk/{name}")
+        for package in packages:
+            for path in distribution_paths(package):
+                mounts.bind(str(path), f"/cardref/site/{path.name}")
+        bot: dict[str, Any] = {"kind": kind}
+        if kind == "path":
+            source = f"/cardref/submission/{Path(target).name}"
+            mounts.bind(target, source)
+            bot["source"] = source
+        elif kind == "module":
+            top = module_path(target)
+            mounts.bind(str(top), f"/cardref/site/{top.name}")
+            bot["module"] = target
+        else:
+            argv = json.loads(target)
+            for part in argv:
+                if os.path.isabs(part) and os.path.isfile(part) and not mounts.covers(part):
+                    mounts.bind(part, part)
+            bot["argv"] = argv
+    except (OSError, ConfinementError) as e:
+        raise ConfinementError(f"cannot build the sandbox: {e}") from None
+    program = seccomp.program()
+    assert program is not None  # usable() refuses machines without a filter
+    spec = {"control_fd": control_fd, "bot": bot, "limits": limits,
+            "disk_bytes": limits["disk_mb"] << 20, "seccomp": program.hex(),
+            "startup_seconds": startup, "site": ["/cardref/site"]}
+    command = ["bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net",
+               "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+               "--hostname", "bot", *mounts.args, "--proc", "/proc", "--dev", "/dev",
+               "--dir", "/tmp", "--remount-ro", "/", "--clearenv"]
+    for key, value in ENVIRONMENT.items():
+        command += ["--setenv", key, value]
+    command += ["--chdir", "/", "--", interpreter(), "-I", "-S", "-B",
+                "/cardref/sdk/seatserver.py", json.dumps(spec)]
+    user = sandbox_uid()
+    if user is None:
+        return command
+    stage = {"uid": user[0], "gid": user[1], "expose": mounts.sources}
+    return [sys.executable, "-S", "-E", str(STAGE), json.dumps(stage), *command]
+
+
+@functools.lru_cache(maxsize=1)
+def unusable() -> Optional[str]:
+    """Why bubblewrap confinement cannot run on this machine, or None."""
+    if sys.platform != "linux":
+        return "bubblewrap confinement needs Linux"
+    if shutil.which("bwrap") is None:
+        return "bubblewrap (bwrap) is not installed"
+    if seccomp.program() is None:
+        return "the system-call filter knows only x86-64 system calls"
+    from .sandbox import probe_sandbox  # a real server and seat, once per process
+
+    return probe_sandbox()
