@@ -19,6 +19,7 @@ import os
 import statistics
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 from rich.console import Console
@@ -27,8 +28,11 @@ from rich.table import Table
 import cardref
 
 from .bots import load_bot_class
-from .tournament.runner import InProcessSeat, ProcessSeat
-from .tournament.sandbox import Limits
+from .tournament.sandbox import Limits, Sandbox
+from .tournament.seats import InProcessSeat, ProcessSeat
+
+#: The bot timed: the built-in random bot's file, submitted as a stranger's would be.
+RANDOM_BOT = Path(__file__).parent / "bots" / "random.py"
 
 
 def decisions(game_id: str, players: int, count: int, seed: int) -> list[tuple[Any, int, list]]:
@@ -87,7 +91,7 @@ def measure(game_id: str, players: int, count: int, rounds: int,
     inside = InProcessSeat(bot_class)
     inside.start(info, 10.0)
     limits = Limits(decision_seconds=10.0)
-    outside = ProcessSeat("module", "cardref.bots.random", limits)
+    outside = ProcessSeat("path", str(RANDOM_BOT), limits, Sandbox())
     try:
         outside.start(info, 30.0)
         return {
@@ -95,7 +99,7 @@ def measure(game_id: str, players: int, count: int, rounds: int,
             "inprocess": _time(lambda s, p, a: inside.act(inside.view(s, p), a, 10.0),
                                recorded, rounds),
             "process": _time(lambda s, p, a: outside.act(outside.view(s, p), a, 10.0),
-                             recorded, rounds, outside.process.process.pid),
+                             recorded, rounds, outside.process.control.pid),
         }
     finally:
         outside.close()

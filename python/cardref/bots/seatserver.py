@@ -133,8 +133,9 @@ def _limit(limits: dict[str, Any]) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["output_bytes"],) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits["open_files"],) * 2)
-    # Counted per user namespace (Linux 5.14+): this seat's processes alone.
-    nproc = 1 + limits["processes"]
+    # Counted per user namespace (Linux 5.14+): this seat's processes alone,
+    # its parent outside the PID namespace and process 1 included.
+    nproc = 2 + limits["processes"]
     resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
@@ -290,7 +291,8 @@ def main() -> int:
     spec = json.loads(sys.argv[1])
     control = socket.socket(fileno=spec["control_fd"])
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee ends the server
-    control.send(b'{"type":"ready"}')
+    # Process 1 of the sandbox: the referee ends the whole sandbox through this.
+    socket.send_fds(control, [b'{"type":"ready"}'], [os.pidfd_open(os.getpid())])
     while True:
         request = control.recv(4096)
         if not request:

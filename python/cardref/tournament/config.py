@@ -27,7 +27,7 @@ from ..errors import InvalidParamsError
 from .confine import INSTALL, WEAKER, ConfinementError, Sandbox, distribution_paths, unusable
 from .entries import SOURCES, BotSpec, command_target, content_hash, resolve
 from .entries import check as check_entry
-from .sandbox import Limits
+from .sandbox import Limits, close_servers
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -329,7 +329,10 @@ def load_config(path: Path | str, deal_groups: Optional[int] = None,
     bootstrap = check.get(check.integer, report, "bootstrap", "report.bootstrap", 100, 100000,
                           default=1000, fallback=1000)
     sandbox = _confinement(check, data, sandbox)
-    bots = _bots(check, data, game, path.parent, limits, sandbox)
+    try:
+        bots = _bots(check, data, game, path.parent, limits, sandbox)
+    finally:
+        close_servers()  # the checks' sandboxes: the games start their own
     candidate = _candidate(check, data, fmt, [b.name for b in bots])
     if check.problems:
         raise ConfigError(check.problems)

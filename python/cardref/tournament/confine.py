@@ -216,6 +216,7 @@ def server_command(kind: str, target: str, limits: dict[str, Any], packages: tup
             "startup_seconds": startup, "site": ["/cardref/site"]}
     command = ["bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net",
                "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+               "--as-pid-1",
                "--hostname", "bot", *mounts.args, "--proc", "/proc", "--dev", "/dev",
                "--dir", "/tmp", "--remount-ro", "/", "--clearenv"]
     for key, value in ENVIRONMENT.items():

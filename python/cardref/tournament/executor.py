@@ -24,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Optional, Protocol, Union
 
 from .referee import Fault, GameRecord, TableSetup, play_or_fault
+from .sandbox import close_servers
 from .schedule import ScheduledGame
 
 Disqualified = Callable[[], frozenset]
@@ -53,8 +54,11 @@ class SerialExecutor:
 
     def play(self, games: Iterable[ScheduledGame],
              disqualified: Disqualified) -> Iterator[Outcome]:
-        for game in games:
-            yield play_or_fault(self.setup, game, disqualified())
+        try:
+            for game in games:
+                yield play_or_fault(self.setup, game, disqualified())
+        finally:
+            close_servers()  # nothing of the bots outlives the run
 
 
 _SETUP: Optional[TableSetup] = None

@@ -418,6 +418,7 @@ class BotServer:
                  ) -> None:
         self.limits = limits
         self.process: Optional[subprocess.Popen] = None
+        self.pidfd: Optional[int] = None  # the server: process 1 of the sandbox
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         spec = {**asdict(limits), "startup_seconds": limits.startup}
@@ -428,8 +429,10 @@ class BotServer:
                 command, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True)
             theirs.close()
-            reply = self._receive(limits.startup)[0]
-            if reply.get("type") != "ready":
+            reply, fds = self._receive(limits.startup)
+            if fds:
+                self.pidfd = fds[0]
+            if reply.get("type") != "ready" or len(fds) != 1:
                 raise ConfinementError(f"the bot server did not start: {reply}")
         except (OSError, ConfinementError) as e:
             theirs.close()
@@ -478,12 +481,31 @@ class BotServer:
         control.stop()
         return SeatProcess(stdin, stdout, stderr, control, self.limits)
 
+    def _end_sandbox(self) -> bool:
+        """Kill the server, process 1 of the sandbox, and wait for it; False
+        if it never started."""
+        if self.pidfd is None:
+            return False
+        with contextlib.suppress(OSError):
+            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+        # Readable once process 1 has exited, which the kernel lets happen
+        # only after every other process of its namespaces is gone.
+        select.select([self.pidfd], [], [], 5.0)
+        os.close(self.pidfd)
+        self.pidfd = None
+        return True
+
     def close(self) -> None:
+        """End the sandbox, and return only once every process in it is gone."""
+        ended = self._end_sandbox()
         if self.process is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=5)
+            try:  # bwrap reaps the sandbox's process 1, then exits
+                self.process.wait(timeout=5 if ended else 0.1)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(timeout=5)
         self.control.close()
         self.log.close()
 

@@ -157,9 +157,11 @@ class ProcessSeat:
     def __init__(self, kind: str, target: str, limits: Limits, sandbox: Sandbox) -> None:
         self.process = open_process(kind, target, limits, sandbox)
         self.cpu = 0.0
+        self.used = 0.0  # its CPU time at its last reply: it is stopped until the next request
 
     def start(self, info: dict[str, Any], seconds: float) -> None:
         self.process.request({"type": "hello", "protocol": 1, **info}, seconds, "ready")
+        self.used = self.process.cpu_seconds()
 
     @staticmethod
     def view(state: Any, seat: int) -> str:
@@ -170,9 +172,9 @@ class ProcessSeat:
     def act(self, observation: str, legal: list[str], seconds: float) -> str:
         message = (f'{{"type":"act","observation":{observation},'
                    f'"legal":{compact_json(legal)}}}')
-        before = self.process.cpu_seconds()
         reply = self.process.request_text(message, seconds, "action")
-        self.cpu = self.process.cpu_seconds() - before
+        used = self.process.cpu_seconds()
+        self.cpu, self.used = used - self.used, used
         action = reply.get("action")
         if not isinstance(action, str):
             self.process.kill()

@@ -1,0 +1,503 @@
+"""The threat model of docs/protocol.md, attack by attack, each as a hostile
+submitted bot in a real tournament against honest ones.
+
+After every run: the tournament exits 0; the hostile bot has the status the
+attack deserves; every honest seat is scored normally; no process of the run
+is left; no IPC object is left; and nothing changed in the folders checked
+(``WATCHED``: the shared temporary and lock folders, and the tournament's own
+folder apart from its results file).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from cardref.tournament.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+STAGE = ROOT / "python" / "cardref" / "tournament" / "stage.py"
+WATCHED = [Path(p) for p in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock")
+           if os.path.isdir(p)]
+SANDBOX_UIDS = range(100_000_000, 1_100_000_000)  # confine.sandbox_uid() as root
+
+CONFIG = """
+game = "take5"
+players = 3
+seed = 11
+deal_groups = {groups}
+rotation = "cyclic"
+output = "results.sqlite"
+
+[limits]
+decision_seconds = {decision}
+{limits}
+
+[[bots]]
+name = "heuristic"
+builtin = "heuristic"
+{field}
+"""
+
+
+def _bot_entry(name: str, path: str) -> str:
+    return f'[[bots]]\nname = "{name}"\npath = "{path}"\n'
+
+
+def _listing(folder: Path) -> set[str]:
+    try:
+        return {p.name for p in folder.iterdir()}
+    except OSError:
+        return set()
+
+
+def _made_by(folder: Path, names: set[str], uid: int | None) -> set[str]:
+    """Those of ``names`` in ``folder`` owned by a sandbox's user (other
+    programs on a shared machine may make files there meanwhile)."""
+    made = set()
+    for name in names:
+        try:
+            owner = (folder / name).lstat().st_uid
+        except OSError:
+            continue
+        if (owner in SANDBOX_UIDS) if uid is None else owner == uid:
+            made.add(name)
+    return made
+
+
+def _ipc() -> list[str]:
+    """Every System V IPC object of the machine, by kind, key and id."""
+    rows = []
+    for kind in ("shm", "sem", "msg"):
+        path = Path(f"/proc/sysvipc/{kind}")
+        if path.exists():
+            rows += [f"{kind} {' '.join(line.split()[:2])}"
+                     for line in path.read_text().splitlines()[1:]]
+    return sorted(rows)
+
+
+def _sandbox_processes(uid: int | None = None) -> list[str]:
+    """Processes run by a sandbox's user (as root, a fresh uid per server)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        real = int(re.search(r"^Uid:\s+(\d+)", status, re.M).group(1))
+        if (real in SANDBOX_UIDS) if uid is None else real == uid:
+            found.append(f"{entry}: {Path(f'/proc/{entry}/comm').read_text().strip()}")
+    return found
+
+
+class Run:
+    """A tournament folder with bots; ``play`` runs `cardref tournament` in a
+    subprocess (as another user when asked) and checks what every run must."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        (folder / "bots").mkdir(exist_ok=True)
+
+    def bot(self, name: str, source: str) -> str:
+        path = self.folder / "bots" / f"{name}.py"
+        path.write_text(textwrap.dedent(source))
+        return f"bots/{name}.py"
+
+    def play(self, field: str, limits: str = "", decision: float = 1.0, groups: int = 1,
+             user: int | None = None, taskset: str = "") -> dict:
+        config = self.folder / "t.toml"
+        config.write_text(CONFIG.format(field=field, limits=limits, decision=decision,
+                                        groups=groups))
+        before = {folder: _listing(folder) for folder in WATCHED}
+        own = _listing(self.folder)
+        ipc = _ipc()
+        command = [sys.executable, "-m", "cardref.cli", "tournament", str(config),
+                   "--workers", "1"]
+        if taskset:
+            command = ["taskset", "-c", taskset, *command]
+        if user is not None:
+            command = _as_user(user, [sys.executable, *command[1:]], self.folder)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=600,
+                              cwd=self.folder, env={**os.environ, "COLUMNS": "160"})
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        assert _sandbox_processes(user) == [], "processes of the run are left"
+        assert _ipc() == ipc, "an IPC object is left"
+        for folder in WATCHED:
+            fresh = _listing(folder) - before[folder]
+            assert _made_by(folder, fresh, user) == set(), f"a bot wrote into {folder}"
+            assert not {n for n in fresh if n.startswith("cardref-notes")}, folder
+        assert _listing(self.folder) - own <= {"results.sqlite", "results.sqlite-wal",
+                                               "results.sqlite-shm"}
+        with Store(self.folder / "results.sqlite") as store:
+            games = store.games()
+            assert games and len(games) == len(store.schedule())
+        return {"games": games, "out": done.stdout + done.stderr}
+
+
+def _as_user(uid: int, command: list[str], folder: Path) -> list[str]:
+    """``command`` run by an unprivileged organiser, who can reach the Python
+    installation, the checkout and the tournament folder (stage.py covers any
+    folder closed to them, such as /root)."""
+    expose = sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix),
+                     str(ROOT), str(folder)})
+    for path in (folder, *folder.rglob("*")):
+        os.chown(path, uid, uid)
+    spec = {"uid": uid, "gid": uid, "expose": expose}
+    return [sys.executable, "-S", "-E", str(STAGE), json.dumps(spec), *command]
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Run:
+    return Run(tmp_path)
+
+
+def _statuses(games: list[dict], name: str) -> list[str]:
+    return [g["statuses"][g["seating"].index(name)] for g in games if name in g["seating"]]
+
+
+def _honest_ok(games: list[dict], *hostile: str) -> None:
+    for game in games:
+        for seat, name in enumerate(game["seating"]):
+            if name not in hostile:
+                assert game["statuses"][seat] == "ok", (name, game["messages"][seat])
+
+
+# Memory of earlier games, and channels to the other seats ---------------------------------
+
+NOTES = """
+    import ctypes, os
+
+    PLACES = ["/run/lock/cardref-notes", "/var/lock/cardref-notes", "/tmp/cardref-notes",
+              "/var/tmp/cardref-notes", "/dev/shm/cardref-notes", os.path.expanduser("~/notes")]
+    libc = ctypes.CDLL(None, use_errno=True)
+    KEY = 0xCA4D
+
+    class Bot:
+        def start(self, info):
+            found = [p for p in PLACES if os.path.exists(p)]
+            segment = libc.shmget(KEY, 4096, 0)
+            if segment >= 0:
+                found.append("a System V segment")
+            if found:
+                raise RuntimeError("notes from an earlier game: " + ", ".join(found))
+
+        def act(self, observation, legal_actions):
+            for place in PLACES:
+                try:
+                    with open(place, "w") as f:
+                        f.write(str(observation["hand"]))
+                except OSError:
+                    pass
+            libc.shmget(KEY, 4096, 0o1666)  # IPC_CREAT
+            return legal_actions[0]
+"""
+
+
+def test_no_notes_survive_from_one_game_to_the_next(run):
+    field = _bot_entry("notes", run.bot("notes", NOTES))
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field, groups=2)["games"]
+    assert len(games) == 6 and set(_statuses(games, "notes")) == {"ok"}
+    _honest_ok(games)
+
+
+RANDOM = """
+    import random
+
+    class Bot:
+        def start(self, info):
+            self.rng = random.Random(info["seed"])
+
+        def act(self, observation, legal_actions):
+            return self.rng.choice(legal_actions)
+"""
+
+TWINS = """
+    import ctypes, os
+
+    libc = ctypes.CDLL(None)
+
+    class Bot:
+        def act(self, observation, legal_actions):
+            libc.prctl(15, ("card " + str(observation["hand"][0])).encode(), 0, 0, 0)
+            others = []
+            for entry in os.listdir("/proc"):
+                if entry.isdigit() and int(entry) != os.getpid():
+                    try:
+                        others.append(open(f"/proc/{entry}/comm").read().strip())
+                    except OSError:
+                        pass
+            for path in ("/proc/loadavg", "/proc/stat", "/proc/meminfo", "/sys/fs/cgroup"):
+                if os.path.exists(path):
+                    others.append(path)
+            try:
+                os.sysconf("SC_AVPHYS_PAGES") and os.getloadavg()
+                others.append("the load average")
+            except OSError:
+                pass
+            if others:
+                raise RuntimeError("saw " + ", ".join(others))
+            return legal_actions[0]
+"""
+
+
+def test_two_copies_at_one_table_cannot_see_each_other(run):
+    path = run.bot("twin", TWINS)
+    field = _bot_entry("twin-a", path) + _bot_entry("twin-b", path)
+    games = run.play(field)["games"]
+    assert set(_statuses(games, "twin-a")) == set(_statuses(games, "twin-b")) == {"ok"}, \
+        [g["messages"] for g in games]
+
+
+SPY = """
+    import os, socket, sys
+
+    SECRETS = {secrets!r}
+
+    class Bot:
+        def act(self, observation, legal_actions):
+            found = [p for p in SECRETS if os.path.exists(p)]
+            found += [p for p in sys.path if "site-packages" in p or p.endswith("/python")]
+            try:
+                socket.create_connection(("1.1.1.1", 53), timeout=0.2).close()
+                found.append("the network")
+            except OSError:
+                pass
+            if found:
+                raise RuntimeError("found " + ", ".join(found))
+            return legal_actions[0]
+"""
+
+
+def _secrets(folder: Path) -> list[str]:
+    """Files of the organiser's a bot must not see: the config, the results,
+    the tournament folder, the checkout and the import path, the organiser's
+    home (whatever is in it but the path to the interpreter)."""
+    import cardref
+
+    home = Path(os.path.expanduser("~"))
+    interpreter = Path(os.path.realpath(sys.base_prefix))
+    in_home = [str(p) for p in sorted(home.iterdir())[:20] if p not in interpreter.parents
+               and p != interpreter] if home.is_dir() else []
+    return [str(folder / "t.toml"), str(folder / "results.sqlite"), str(folder),
+            str(Path(cardref.__file__).parent), os.path.realpath(sys.prefix) + "/pyvenv.cfg",
+            str(ROOT), "/etc/passwd", "/etc/shadow", *in_home]
+
+
+def test_a_bot_cannot_read_the_config_or_the_organisers_files(run):
+    # The tournament folder inside the checkout: not under /tmp, on the import path.
+    folder = Path(tempfile.mkdtemp(prefix=".tournament-", dir=ROOT))
+    try:
+        inside = Run(folder)
+        field = _bot_entry("spy", inside.bot("spy", SPY.format(secrets=_secrets(folder))))
+        field += _bot_entry("random", inside.bot("random", RANDOM))
+        games = inside.play(field)["games"]
+        assert set(_statuses(games, "spy")) == {"ok"}, [g["messages"] for g in games]
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_an_organiser_who_is_not_root_gets_the_same_sandbox(run):
+    if os.geteuid() != 0:
+        user = os.geteuid()  # already unprivileged: run as ourselves
+    else:
+        user = 65534  # nobody
+        run.folder.chmod(0o755)
+    field = _bot_entry("spy", run.bot("spy", SPY.format(secrets=_secrets(run.folder))))
+    field += _bot_entry("notes", run.bot("notes", NOTES))
+    games = run.play(field, user=user if os.geteuid() == 0 else None)["games"]
+    assert set(_statuses(games, "spy")) == {"ok"}, [g["messages"] for g in games]
+    assert set(_statuses(games, "notes")) == {"ok"}, [g["messages"] for g in games]
+
+
+# Outliving the game, and other seats' time ------------------------------------------------
+
+DAEMON = """
+    import os, time
+
+    class Bot:
+        def start(self, info):
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    while True:  # a daemon that would spy on the next games
+                        time.sleep(0.01)
+                os._exit(0)
+            os.wait()
+
+        def act(self, observation, legal_actions):
+            return legal_actions[0]
+"""
+
+
+def test_a_daemon_dies_with_its_game(run):
+    field = _bot_entry("daemon", run.bot("daemon", DAEMON))
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field, limits="processes = 2")["games"]
+    assert set(_statuses(games, "daemon")) == {"ok"}, [g["messages"] for g in games]
+
+
+THIEF = """
+    import signal, time
+
+    def burn(signum, frame):  # a timer's handler: runs whenever the bot is let run
+        end = time.process_time() + 0.0005
+        while time.process_time() < end:
+            pass
+
+    class Bot:
+        turns = 0
+
+        def act(self, observation, legal_actions):
+            self.turns += 1
+            if self.turns == 1:
+                self.base = time.process_time()
+                signal.signal(signal.SIGALRM, burn)
+                signal.setitimer(signal.ITIMER_REAL, 0.002, 0.002)
+            if self.turns == 4:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                raise RuntimeError(f"cpu {time.process_time() - self.base:.4f}")
+            time.sleep(0.05)  # its own turn: the timer burns a quarter of it
+            return legal_actions[0]
+"""
+
+WORKER = """
+    import time
+
+    class Bot:
+        def act(self, observation, legal_actions):
+            end = time.process_time() + 0.1  # honest work: 0.1 s of CPU a decision
+            while time.process_time() < end:
+                pass
+            return legal_actions[-1]
+"""
+
+
+def test_a_cpu_thief_runs_only_on_its_own_turns(run):
+    field = _bot_entry("thief", run.bot("thief", THIEF))
+    field += _bot_entry("worker", run.bot("worker", WORKER))
+    result = run.play(field, decision=1.0)
+    games = result["games"]
+    assert set(_statuses(games, "worker")) == {"ok"}, [g["messages"] for g in games]
+    with Store(run.folder / "results.sqlite") as store:
+        for game in games:
+            seat = game["seating"].index("thief")
+            turns = [s for s, actor, _, _ in store.actions(game["key"]) if s == seat]
+            walls = [sec for s, actor, _, sec in store.actions(game["key"])
+                     if s == seat and actor == "bot"]
+            assert len(walls) == 3 and len(turns) > 3  # then it forfeited
+            used = float(game["messages"][seat].split("cpu ")[1])
+            # Between its turns it was stopped: all the CPU it used fits in the
+            # three turns it was given (one process can use no more than the
+            # time it runs), plus a tick of its fourth. Let run meanwhile, it
+            # would have burned through the others' turns too (the worker alone
+            # thinks for 0.2 s a round).
+            assert 0 < used <= sum(walls) + 0.03, (used, walls)
+
+
+# Holding more than the limits ---------------------------------------------------------------
+
+HOARDER = """
+    import ctypes, os
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    class Bot:
+        def act(self, observation, legal_actions):
+            got = []
+            segment = libc.shmget(0, 1 << 30, 0o1600)  # IPC_PRIVATE, IPC_CREAT, 1 GiB
+            if segment >= 0:
+                got.append("a System V segment")
+            for folder in ("/dev/shm", "/tmp", "."):
+                try:
+                    with open(os.path.join(folder, "fill"), "wb") as f:
+                        for _ in range(64):
+                            f.write(b"x" * (1 << 20))
+                    got.append(f"64 MiB in {folder}")
+                except OSError:
+                    pass
+                try:
+                    os.remove(os.path.join(folder, "fill"))
+                except OSError:
+                    pass
+            if got:
+                raise RuntimeError("held " + ", ".join(got))
+            return legal_actions[0]
+"""
+
+
+def test_shared_memory_and_disk_are_capped(run):
+    field = _bot_entry("hoarder", run.bot("hoarder", HOARDER))
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field, limits="disk_mb = 16\noutput_bytes = 134217728")["games"]
+    assert set(_statuses(games, "hoarder")) == {"ok"}, [g["messages"] for g in games]
+
+
+# Stopping the referee ----------------------------------------------------------------------
+
+def _command_bot(name: str, code: str) -> str:
+    return (f'[[bots]]\nname = "{name}"\ncommand = '
+            + json.dumps([sys.executable, "-I", "-S", "-c", textwrap.dedent(code)]) + "\n")
+
+
+DEEP_HELLO = """
+    import sys
+    sys.stdin.readline()
+    sys.stdout.write("[" * 200000 + "\\n")
+    sys.stdout.flush()
+    sys.stdin.readline()
+"""
+
+DEEP_END = """
+    import json, sys
+    for line in sys.stdin:
+        kind = json.loads(line)["type"]
+        if kind == "hello":
+            print(json.dumps({"type": "ready"}), flush=True)
+        elif kind == "act":
+            print(json.dumps({"type": "action", "action": json.loads(line)["legal"][0]}),
+                  flush=True)
+        else:
+            print("{\\"a\\":" * 100000 + "1" + "}" * 100000, flush=True)
+"""
+
+
+@pytest.mark.parametrize(("code", "status"), [(DEEP_HELLO, "malformed"), (DEEP_END, "ok")])
+def test_a_deeply_nested_reply_is_the_bots_failure(run, code, status):
+    field = _command_bot("deep", code) + _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field)["games"]
+    assert set(_statuses(games, "deep")) == {status}, [g["messages"] for g in games]
+    _honest_ok(games, "deep")
+    again = run.play(field)  # a resume over the stored games works too
+    assert len(again["games"]) == len(games)
+
+
+SHOUTS = """
+    class Bot:
+        def act(self, observation, legal_actions):
+            raise RuntimeError("[/] [bold red]boom \\x1b[2J\\x1b]0;owned\\x07 \\r done")
+"""
+
+
+def test_markup_and_terminal_escapes_in_a_message_stay_text(run):
+    field = _bot_entry("shouts", run.bot("shouts", SHOUTS))
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    result = run.play(field)
+    assert set(_statuses(result["games"], "shouts")) == {"error"}
+    assert "\x1b" not in result["out"] and "\x07" not in result["out"]
+    message = result["games"][0]["messages"][result["games"][0]["seating"].index("shouts")]
+    assert "[/] [bold red]boom \\x1b[2J\\x1b]0;owned\\x07 \\r done" in message
+    assert "[/] [bold red]boom" in result["out"]  # shown as it was written, not as markup
+    again = run.play(field)  # and a resume prints the same table again
+    assert "[/] [bold red]boom" in again["out"]
