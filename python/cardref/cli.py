@@ -206,6 +206,7 @@ def _replay(args: argparse.Namespace) -> int:
                              f"{len(keys)} finished games: {sample or 'none'}")
         meta = store.meta()
         actions = store.actions(args.game)
+        cpu = store.cpu_seconds(args.game)
     engine = cardref.load(meta["game"], int(meta["players"]), engine=meta["engine"],
                           **json.loads(meta["params"]))
     state = engine.new_state(seed=game["seed"])
@@ -224,17 +225,23 @@ def _replay(args: argparse.Namespace) -> int:
             return 1
         if args.steps:
             who = seating[seat] + (" (fallback)" if actor == "fallback" else "")
-            print(f"{step:5d}  seat {seat} {who:<20} {action:<16} {seconds * 1000:8.2f} ms")
+            used = "" if cpu[step] is None else f"  {cpu[step] * 1000:8.2f} ms CPU"
+            print(f"{step:5d}  seat {seat} {who:<20} {action:<16} {seconds * 1000:8.2f} ms"
+                  f"{used}")
     if not state.is_terminal():
         print(f"the stored actions end before the game does (step {len(actions)})")
         return 1
+    from .tournament.referee import final_placements
+
+    forfeited = {seat for seat, status in enumerate(game["statuses"]) if status != "ok"}
+    final = final_placements(list(state.placements()), forfeited, json.loads(meta["teams"]))
     same = (list(state.placements()) == game["engine_placements"]
-            and list(state.scores()) == game["scores"])
+            and list(state.scores()) == game["scores"] and final == game["placements"])
     print(f"scores {list(state.scores())}, engine placements {list(state.placements())}, "
-          f"final placements {game['placements']}, statuses {game['statuses']}")
+          f"final placements {final}, statuses {game['statuses']}")
     if not same:
-        print(f"MISMATCH: stored scores {game['scores']}, placements "
-              f"{game['engine_placements']}")
+        print(f"MISMATCH: stored scores {game['scores']}, engine placements "
+              f"{game['engine_placements']}, final placements {game['placements']}")
         return 1
     print("reproduced: the engine gives the stored result")
     return 0

@@ -501,3 +501,113 @@ def test_markup_and_terminal_escapes_in_a_message_stay_text(run):
     assert "[/] [bold red]boom" in result["out"]  # shown as it was written, not as markup
     again = run.play(field)  # and a resume prints the same table again
     assert "[/] [bold red]boom" in again["out"]
+
+
+# Faults of the referee, and the weaker isolation ------------------------------------------
+
+def test_a_fault_of_the_referee_is_not_stored_and_a_resume_plays_the_game(run, monkeypatch,
+                                                                          capsys):
+    from cardref.cli import main
+    from cardref.tournament import referee
+
+    field = _bot_entry("random", run.bot("random", RANDOM))
+    config = run.folder / "t.toml"
+    config.write_text(CONFIG.format(field=field, limits="", decision=1.0, groups=1))
+    real = referee._engine
+    broken = {"g0-l0-s1"}
+
+    class Faulty:
+        """The engine, failing on one game's observations (no bot's doing)."""
+
+        def __init__(self, state, key):
+            self.state, self.key = state, key
+
+        def __getattr__(self, name):
+            if name.startswith("observation") and self.key in broken:
+                raise RuntimeError("the engine broke")
+            return getattr(self.state, name)
+
+    def engine_for(setup, key):
+        game = real(setup)
+
+        class Game:
+            def new_state(self, seed):
+                return Faulty(game.new_state(seed=seed), key)
+
+        return Game()
+
+    def play_game(setup, game, disqualified=frozenset()):
+        monkeypatch.setattr(referee, "_engine", lambda s: engine_for(s, game.key))
+        return original(setup, game, disqualified)
+
+    original = referee.play_game
+    monkeypatch.setattr(referee, "play_game", play_game)
+    assert main(["tournament", str(config), "--workers", "1", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "REFEREE FAULT in game g0-l0-s1" in err and "not blamed on any bot" in err
+    assert "run the same command again" in err
+    with Store(run.folder / "results.sqlite") as store:
+        every = {g.key for g in store.schedule()}
+        assert store.finished_keys() == every - broken
+        assert all(set(g["statuses"]) == {"ok"} for g in store.games())
+    broken.clear()
+    assert main(["tournament", str(config), "--workers", "1", "--quiet"]) == 0
+    with Store(run.folder / "results.sqlite") as store:
+        assert store.finished_keys() == every
+
+
+def test_replay_checks_the_final_placements_too(run, capsys):
+    import sqlite3
+
+    from cardref.cli import main
+
+    field = _bot_entry("illegal", run.bot("illegal", ILLEGAL))
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field)["games"]
+    results = run.folder / "results.sqlite"
+    key = games[0]["key"]
+    assert main(["replay", str(results), key]) == 0
+    db = sqlite3.connect(results)  # final placements no forfeit would give
+    db.execute("UPDATE games SET placements = '[1, 1, 1]' WHERE key = ?", (key,))
+    db.commit()
+    db.close()
+    capsys.readouterr()
+    assert main(["replay", str(results), key]) == 1
+    assert "MISMATCH" in capsys.readouterr().out
+
+
+ILLEGAL = """
+    class Bot:
+        def act(self, observation, legal_actions):
+            return "play 1000"
+"""
+
+
+def test_without_bubblewrap_submitted_bots_are_refused_unless_weaker_is_named(run,
+                                                                             monkeypatch):
+    from cardref.tournament import confine
+    from cardref.tournament.config import ConfigError, load_config
+
+    monkeypatch.setattr(confine, "unusable", lambda: "bubblewrap (bwrap) is not installed")
+    field = _bot_entry("random", run.bot("random", RANDOM))
+    config = run.folder / "t.toml"
+    config.write_text(CONFIG.format(field=field, limits="", decision=1.0, groups=1))
+    with pytest.raises(ConfigError) as info:
+        load_config(config)
+    assert "apt install bubblewrap" in str(info.value)
+    assert 'weaker = "rlimits"' in str(info.value)
+    config.write_text(config.read_text().replace("[limits]", '[sandbox]\nweaker = "rlimits"\n'
+                                                 "[limits]"))
+    loaded = load_config(config)
+    assert loaded.sandbox.mode == "rlimits"
+    assert "WEAKER ISOLATION" in loaded.sandbox.describe()
+    assert "not installed" in loaded.sandbox.describe()
+    from cardref.cli import main
+    from cardref.tournament.report import render
+    from cardref.tournament.stats import results
+
+    assert main(["tournament", str(config), "--workers", "1", "--quiet"]) == 0
+    with Store(run.folder / "results.sqlite") as store:
+        assert all(set(g["statuses"]) == {"ok"} for g in store.games())
+        shown = render(results(store), "md")
+    assert "WEAKER ISOLATION" in shown  # every report says how bots were confined

@@ -24,7 +24,8 @@ import cardref
 from ..api import games as available_games
 from ..bots import BotLoadError
 from ..errors import InvalidParamsError
-from .confine import INSTALL, WEAKER, ConfinementError, Sandbox, distribution_paths, unusable
+from . import confine
+from .confine import INSTALL, WEAKER, ConfinementError, Sandbox, distribution_paths
 from .entries import SOURCES, BotSpec, command_target, content_hash, resolve
 from .entries import check as check_entry
 from .sandbox import Limits, close_servers
@@ -377,7 +378,7 @@ def _confinement(check: _Checker, data: dict, sandbox: Sandbox) -> Sandbox:
         for e in entries)
     if not submitted:
         return sandbox
-    reason = unusable()
+    reason = confine.unusable()
     if reason is None:
         return sandbox
     if data.get("sandbox", {}).get("weaker") == WEAKER:

@@ -119,6 +119,10 @@ def to_html(results: dict[str, Any]) -> str:
     warnings = "".join(f'<p class="warning">Warning: {e(w)}</p>'
                        for w in results.get("warnings", []))
     ties = f"<p>{e(tables.TIE_NOTE)}</p>" if tables.TIE_NOTE in standings.note else ""
+    sandbox = results["tournament"].get("sandbox")
+    if sandbox:
+        warnings += f'<p id="sandbox">Submitted bots: {e(sandbox)}</p>'
+
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -3,10 +3,11 @@
     python -S -E jail.py SPEC_JSON COMMAND ...
 
 Used only with ``sandbox.weaker = "rlimits"`` on a machine where bubblewrap
-cannot run (see ``confine.py``): it sets the resource limits, as root also a
-separate unprivileged user, and executes the bot's command in its working
-directory. There are no namespaces: such a bot can read what its user can
-read and see the machine's other processes, which the results record.
+cannot run (see ``confine.py``): it sets the resource limits and executes
+the bot's command in its working directory. As root it runs after
+``stage.py`` has made it a separate unprivileged user. There are no
+namespaces: such a bot can read what its user can read and see the
+machine's other processes, which the results record.
 This file imports nothing from cardref: ``-S -E`` keeps its start fast.
 """
 
@@ -29,11 +30,7 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["output_bytes"],) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits["open_files"],) * 2)
-    uid = spec.get("uid")
-    if uid is not None:  # root: a user of its own, so the process limit counts it alone
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
+    if spec["own_user"]:  # a user of its own (stage.py): the process limit counts it alone
         nproc = 1 + limits["processes"]
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
     import ctypes

@@ -142,8 +142,10 @@ def _md_section(table: Table) -> list[str]:
 
 def to_markdown(results: dict[str, Any]) -> str:
     standings = tables.standings(results)
+    sandbox = results["tournament"].get("sandbox")
     lines = [f"# Tournament results: {tables.title(results)}", "",
              *(f"> **Warning:** {md_text(w)}\n" for w in results.get("warnings", [])),
+             *([f"Submitted bots: {md_text(sandbox)}", ""] if sandbox else []),
              standings.note, "", *_markdown(standings)]
     lines += _md_section(tables.head_to_head(results))
     lines += _md_section(tables.by_seat(results))

@@ -609,13 +609,19 @@ def _weaker(kind: str, target: str, limits: Limits) -> SeatProcess:
         command = [sys.executable, "-s", str(SDK), flag, target]
     workdir = tempfile.mkdtemp(prefix="cardref-bot-")
     user = confine.sandbox_uid()
-    spec = {"limits": asdict(limits), "uid": user[0] if user else None, "workdir": workdir}
-    if user:
+    spec = {"limits": asdict(limits), "own_user": bool(user), "workdir": workdir}
+    launcher = [sys.executable, "-S", "-E", str(JAIL), json.dumps(spec)]
+    if user:  # root: the bot's own user, who must still reach the interpreter
         os.chown(workdir, user[0], user[1])
+        reach = {sys.base_prefix, sys.prefix, *(p for p in sys.path if os.path.isdir(p)),
+                 *(p for p in command if os.path.isabs(p) and os.path.exists(p))}
+        stage = {"uid": user[0], "gid": user[1], "expose": sorted(reach)}
+        launcher = [sys.executable, "-S", "-E", str(confine.STAGE), json.dumps(stage),
+                    *launcher]
     env = {**confine.ENVIRONMENT, "HOME": workdir, "TMPDIR": workdir,
            "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     process = subprocess.Popen(
-        [sys.executable, "-S", "-E", str(JAIL), json.dumps(spec), *command],
+        [*launcher, *command],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
         start_new_session=True, close_fds=True, cwd=workdir)
     control = PopenControl(process, workdir)

@@ -36,8 +36,10 @@ def _closed_ancestor(path: str) -> "str | None":
 def _expose(libc: ctypes.CDLL, paths: list) -> None:
     """Cover each closed ancestor with an open tmpfs holding only ``paths``."""
     covers: dict = {}
-    for path in paths:
-        path = os.path.realpath(path)
+    real = sorted({os.path.realpath(p) for p in paths})
+    for path in real:
+        if any(path.startswith(other + "/") for other in real):
+            continue  # shown with a folder above it
         cover = _closed_ancestor(os.path.dirname(path))
         if cover is not None:
             covers.setdefault(cover, []).append((path, os.open(path, os.O_PATH)))
