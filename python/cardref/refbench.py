@@ -105,6 +105,56 @@ def measure(game_id: str, players: int, count: int, rounds: int,
         outside.close()
 
 
+THROUGHPUT = """
+game = "{game}"
+players = {players}
+seed = 1
+deal_groups = {groups}
+output = "bench.sqlite"
+[[bots]]
+name = "a"
+path = "a.py"
+isolation = "{isolation}"
+[[bots]]
+name = "b"
+path = "b.py"
+isolation = "{isolation}"
+"""
+
+
+def throughput(game_id: str, players: int, games: int, workers: int) -> dict[str, float]:
+    """Games per second of a real tournament of two Python bot files (copies of
+    the random bot), played in-process and in confined processes."""
+    import shutil
+    import tempfile
+
+    from .tournament import runner
+    from .tournament.config import load_config
+    from .tournament.schedule import build_schedule
+    from .tournament.store import Store
+
+    rates = {}
+    with tempfile.TemporaryDirectory(prefix="cardref-bench-") as folder:
+        for name in ("a.py", "b.py"):
+            shutil.copyfile(RANDOM_BOT, Path(folder, name))
+        for isolation in ("inprocess", "process"):
+            config_path = Path(folder, f"{isolation}.toml")
+            config_path.write_text(THROUGHPUT.format(game=game_id, players=players,
+                                                     groups=1, isolation=isolation))
+            per_group = len(build_schedule(load_config(config_path)))
+            config_path.write_text(THROUGHPUT.format(
+                game=game_id, players=players, groups=max(1, games // per_group),
+                isolation=isolation))
+            config = load_config(config_path)
+            Path(folder, "bench.sqlite").unlink(missing_ok=True)
+            with Store(config.output) as store:
+                store.initialise(config, build_schedule(config))
+                began = time.perf_counter()
+                played = runner.run(config, store, workers)
+                rates[isolation] = played / (time.perf_counter() - began)
+    return rates
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="cardref bench --referee",
                                      description=__doc__.split("\n\n")[0])
@@ -115,6 +165,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="recorded decisions per round (default 2000)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds; the median counts")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=int, default=100,
+                        help="games of the throughput tournament (default 100; 0: skip it)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="workers of the throughput tournament (default: every core)")
     args = parser.parse_args(argv)
     console = Console()
     with console.status("measuring the referee…"):
@@ -136,4 +190,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     console.print(f"load average {load:.2f} on {os.cpu_count()} cores (a loaded machine adds "
                   "scheduling delay to every subprocess round trip); the target for the "
                   "subprocess bot is under 50 µs of overhead per decision")
+    if args.games:
+        with console.status("playing the throughput tournaments…"):
+            rates = throughput(args.game, args.players, args.games, args.workers)
+        console.print(
+            f"tournament of two Python bots, {args.games} games, {args.players} seats, "
+            f"{args.workers} worker(s): in-process {rates['inprocess']:.1f} games/s, "
+            f"confined processes {rates['process']:.1f} games/s = "
+            f"{rates['process'] / rates['inprocess']:.0%} of in-process (target: 50%)")
     return 0

@@ -349,27 +349,30 @@ def test_a_daemon_dies_with_its_game(run):
 
 
 THIEF = """
-    import signal, time
+    import json, select, sys, time
 
-    def burn(signum, frame):  # a timer's handler: runs whenever the bot is let run
-        end = time.process_time() + 0.0005
-        while time.process_time() < end:
-            pass
+    def answer(reply):
+        sys.stdout.write(json.dumps(reply) + "\\n")
+        sys.stdout.flush()
 
-    class Bot:
-        turns = 0
-
-        def act(self, observation, legal_actions):
-            self.turns += 1
-            if self.turns == 1:
-                self.base = time.process_time()
-                signal.signal(signal.SIGALRM, burn)
-                signal.setitimer(signal.ITIMER_REAL, 0.002, 0.002)
-            if self.turns == 4:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                raise RuntimeError(f"cpu {time.process_time() - self.base:.4f}")
-            time.sleep(0.05)  # its own turn: the timer burns a quarter of it
-            return legal_actions[0]
+    turns, base = 0, 0.0
+    while True:
+        while not select.select([sys.stdin], [], [], 0)[0]:
+            pass  # between its turns: burn whatever CPU it is let have
+        request = json.loads(sys.stdin.readline())
+        if request["type"] == "hello":
+            answer({"type": "ready"})
+        elif request["type"] == "act":
+            turns += 1
+            if turns == 1:
+                base = time.process_time()
+            if turns == 4:
+                answer({"type": "error", "error": "Report",
+                        "message": f"cpu {time.process_time() - base:.4f}"})
+                break
+            answer({"type": "action", "action": request["legal"][0]})
+        else:
+            answer({"type": "done"})
 """
 
 WORKER = """
@@ -385,7 +388,7 @@ WORKER = """
 
 
 def test_a_cpu_thief_runs_only_on_its_own_turns(run):
-    field = _bot_entry("thief", run.bot("thief", THIEF))
+    field = _command_bot("thief", THIEF)
     field += _bot_entry("worker", run.bot("worker", WORKER))
     result = run.play(field, decision=1.0)
     games = result["games"]
@@ -400,10 +403,9 @@ def test_a_cpu_thief_runs_only_on_its_own_turns(run):
             used = float(game["messages"][seat].split("cpu ")[1])
             # Between its turns it was stopped: all the CPU it used fits in the
             # three turns it was given (one process can use no more than the
-            # time it runs), plus a tick of its fourth. Let run meanwhile, it
-            # would have burned through the others' turns too (the worker alone
-            # thinks for 0.2 s a round).
-            assert 0 < used <= sum(walls) + 0.03, (used, walls)
+            # time it runs). Let run meanwhile, it would have burned through
+            # the others' turns too (the worker alone thinks for 0.2 s a round).
+            assert used <= sum(walls) + 0.02, (used, walls)
 
 
 # Holding more than the limits ---------------------------------------------------------------

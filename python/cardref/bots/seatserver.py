@@ -32,6 +32,7 @@ imports only the standard library and the SDK beside it.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import os
@@ -42,7 +43,7 @@ import signal
 import socket
 import struct
 import sys
-from typing import Any, NoReturn
+from typing import Any, Callable, NoReturn
 
 if __package__:
     from . import sdk
@@ -161,11 +162,20 @@ def _confine(spec: dict[str, Any], fds: dict[str, int], status_w: int) -> str:
     os.environ.update({"HOME": os.getcwd(), "TMPDIR": "/tmp"})
     for fd, std in ((fds["stdin"], 0), (fds["stdout"], 1), (fds["stderr"], 2)):
         os.dup2(fd, std)
-    os.closerange(3, status_w)
-    os.closerange(status_w + 1, 1 << 16)
+    _close_all_but(status_w)
     _limit(spec["limits"])
     _drop_privileges(bytes.fromhex(spec["seccomp"]))
     return target
+
+
+def _close_all_but(keep: int) -> None:
+    """Close every descriptor from 3 up except ``keep`` (those that are open:
+    trying all 65536 numbers costs a system call each)."""
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd > 2 and fd != keep:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def _run_bot(spec: dict[str, Any], target: str) -> NoReturn:
@@ -195,31 +205,42 @@ def _become_the_seat(spec: dict[str, Any], fds: dict[str, int], status_w: int,
         target = _confine(spec, fds, status_w)
         os.close(status_w)
     except BaseException as e:
-        os.write(status_w, _line({"setup": f"{type(e).__name__}: {e}"}))
+        _report(status_w, {"setup": f"{type(e).__name__}: {e}"})
         os._exit(127)
     _run_bot(spec, target)
 
 
+def _only(run: Callable[[], Any]) -> NoReturn:
+    """Run ``run`` in a forked process and end the process there, whatever
+    happens: an exception must never carry a child back into its parent's
+    code (the server's loop), nor into a costly interpreter shutdown."""
+    try:
+        run()
+    finally:
+        os._exit(127)
+
+
+def _report(status_w: int, record: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError):  # the referee may have gone
+        os.write(status_w, _line(record))
+
+
 def _seat(spec: dict[str, Any], fds: dict[str, int], status_w: int,
-          report: socket.socket) -> NoReturn:
+          report: socket.socket) -> None:
     """The seat's parent: makes the namespaces, forks process 1 into them and
     reports on ``status_w`` how it ended (the bot never holds that pipe)."""
-    code = 127
     try:
         _enter_namespaces(os.getuid(), os.getgid())
         child = os.fork()
         if child == 0:
-            _become_the_seat(spec, fds, status_w, report)
+            _only(lambda: _become_the_seat(spec, fds, status_w, report))
         report.close()
         for fd in fds.values():
             os.close(fd)
         _, status, usage = os.wait4(child, 0)
-        os.write(status_w, _line({**_ending(status),
-                                  "cpu": usage.ru_utime + usage.ru_stime}))
-        code = 0
+        _report(status_w, {**_ending(status), "cpu": usage.ru_utime + usage.ru_stime})
     except BaseException as e:
-        os.write(status_w, _line({"setup": f"{type(e).__name__}: {e}"}))
-    os._exit(code)
+        _report(status_w, {"setup": f"{type(e).__name__}: {e}"})
 
 
 def _line(record: dict[str, Any]) -> bytes:
@@ -235,39 +256,58 @@ def _ending(status: int) -> dict[str, Any]:
 # The server --------------------------------------------------------------------------
 
 
-def spawn(spec: dict[str, Any], control: socket.socket) -> None:
-    """Make one seat and hand its descriptors to the referee."""
-    stdin_r, stdin_w = os.pipe()
-    stdout_r, stdout_w = os.pipe()
-    stderr_r, stderr_w = os.pipe()
-    status_r, status_w = os.pipe()
-    mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
-    child = os.fork()
-    if child == 0:
-        control.close()
-        mine.close()
-        for fd in (stdin_w, stdout_r, stderr_r, status_r):
+class Pending:
+    """A seat being made: its parent forked, its descriptors waiting."""
+
+    def __init__(self, spec: dict[str, Any], control: socket.socket) -> None:
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        stderr_r, stderr_w = os.pipe()
+        status_r, status_w = os.pipe()
+        self.mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        child = os.fork()
+        if child == 0:
+            control.close()
+            self.mine.close()
+            for fd in (stdin_w, stdout_r, stderr_r, status_r):
+                os.close(fd)
+            _only(lambda: _seat(spec, {"stdin": stdin_r, "stdout": stdout_w,
+                                       "stderr": stderr_w}, status_w, theirs))
+        theirs.close()
+        for fd in (stdin_r, stdout_w, stderr_w, status_w):
             os.close(fd)
-        _seat(spec, {"stdin": stdin_r, "stdout": stdout_w, "stderr": stderr_w}, status_w,
-              theirs)
-    theirs.close()
-    for fd in (stdin_r, stdout_w, stderr_w, status_w):
-        os.close(fd)
-    handed = [stdin_w, stdout_r, stderr_r, status_r]
-    try:
-        ready, _, _ = select.select([mine, status_r], [], [], spec["startup_seconds"])
-        if mine not in ready:
-            raise SetupError(_failed_setup(status_r))
-        _, ancillary, _, _ = mine.recvmsg(16, socket.CMSG_SPACE(4))
-        if not ancillary:
-            raise SetupError(_failed_setup(status_r))
-        pidfd = struct.unpack("i", ancillary[0][2][:4])[0]
-        socket.send_fds(control, [b'{"type":"seat"}'], [pidfd, *handed])
-        os.close(pidfd)
-    finally:
-        mine.close()
-        for fd in handed:
-            os.close(fd)
+        self.handed = [stdin_w, stdout_r, stderr_r, status_r]
+        self.seconds = spec["startup_seconds"]
+
+    def hand_over(self, control: socket.socket) -> None:
+        """Wait until the seat is confined, then send the referee its pidfd and
+        pipes. The seat has run no code of the bot's yet."""
+        status_r = self.handed[3]
+        try:
+            ready, _, _ = select.select([self.mine, status_r], [], [], self.seconds)
+            if self.mine not in ready:
+                raise SetupError(_failed_setup(status_r))
+            _, ancillary, _, _ = self.mine.recvmsg(16, socket.CMSG_SPACE(4))
+            if not ancillary:
+                raise SetupError(_failed_setup(status_r))
+            pidfd = struct.unpack("i", ancillary[0][2][:4])[0]
+            socket.send_fds(control, [b'{"type":"seat"}'], [pidfd, *self.handed])
+            os.close(pidfd)
+        finally:
+            self.mine.close()
+            for fd in self.handed:
+                os.close(fd)
+
+
+def _preload(modules: list[str]) -> None:
+    """Import standard-library modules the bot will import, once, here: every
+    seat then starts with them loaded. Only the standard library: the bot's
+    own code never runs in the server."""
+    for name in modules:
+        try:
+            __import__(name)
+        except Exception:
+            continue
 
 
 def _failed_setup(status_r: int) -> str:
@@ -291,17 +331,20 @@ def main() -> int:
     spec = json.loads(sys.argv[1])
     control = socket.socket(fileno=spec["control_fd"])
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee ends the server
+    _preload(spec.get("preload", []))
     # Process 1 of the sandbox: the referee ends the whole sandbox through this.
     socket.send_fds(control, [b'{"type":"ready"}'], [os.pidfd_open(os.getpid())])
+    pending = Pending(spec, control)  # one seat made ahead, while the referee plays
     while True:
         request = control.recv(4096)
         if not request:
             return 0
         _reap()
         try:
-            spawn(spec, control)
+            pending.hand_over(control)
         except Exception as e:  # the referee hears why, and the server goes on
             control.send(json.dumps({"type": "error", "message": str(e)[:1000]}).encode())
+        pending = Pending(spec, control)
 
 
 if __name__ == "__main__":

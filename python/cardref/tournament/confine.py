@@ -26,6 +26,7 @@ which the namespaces leave nothing to reach with.
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib.metadata
 import importlib.util
@@ -179,6 +180,36 @@ def module_path(name: str) -> Path:
     return Path(str(spec.origin))
 
 
+#: Standard-library modules most bots import: loaded once by each bot server.
+PRELOAD = ("random", "math", "collections", "itertools", "functools", "heapq", "bisect",
+           "dataclasses", "typing", "copy", "time", "re")
+
+
+def preload(kind: str, target: str) -> list[str]:
+    """The standard-library modules a bot server loads before any seat: the
+    usual ones and those a path bot's files import, less any module the
+    submission has a file of its own for (its own ``random.py`` must win)."""
+    names = set(PRELOAD)
+    if kind == "path":
+        root = Path(target)
+        files = sorted(root.rglob("*.py")) if root.is_dir() else [root]
+        for file in files[:200]:
+            try:
+                tree = ast.parse(file.read_bytes())
+            except (SyntaxError, ValueError, OSError):
+                continue  # the bot's own load will report it
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    names.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    names.add(node.module)
+        own = {p.stem for p in files} | ({p.name for p in root.iterdir() if p.is_dir()}
+                                         if root.is_dir() else set())
+        names = {n for n in names if n.split(".")[0] not in own}
+    stdlib = getattr(sys, "stdlib_module_names", frozenset(PRELOAD))
+    return sorted(n for n in names if n.split(".")[0] in stdlib)
+
+
 def server_command(kind: str, target: str, limits: dict[str, Any], packages: tuple[str, ...],
                    control_fd: int, startup: float) -> list[str]:
     """The command line that starts a bot's server under bwrap, as the
@@ -213,7 +244,8 @@ def server_command(kind: str, target: str, limits: dict[str, Any], packages: tup
     assert program is not None  # usable() refuses machines without a filter
     spec = {"control_fd": control_fd, "bot": bot, "limits": limits,
             "disk_bytes": limits["disk_mb"] << 20, "seccomp": program.hex(),
-            "startup_seconds": startup, "site": ["/cardref/site"]}
+            "startup_seconds": startup, "site": ["/cardref/site"],
+            "preload": preload(kind, target)}
     command = ["bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net",
                "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session",
                "--as-pid-1",

@@ -327,7 +327,14 @@ def _proc_pid(pidfd: int) -> int:
 class PidfdControl:
     """A seat made by a bot server: its process 1 by pidfd, its whole PID
     namespace when it may start processes, and the status pipe its parent
-    writes how it ended to."""
+    writes how it ended to.
+
+    Stopping a process costs it a wake-up and a context switch, twice a
+    decision. A seat with ``processes = 0`` is one task (no threads: its
+    process limit counts them), with no timers to wake it (the system-call
+    filter refuses them) and nobody else in its namespaces: blocked in
+    ``read``, it cannot run again before the referee writes to it. So such a
+    seat is stopped only if it is not blocked in ``read`` after its reply."""
 
     def __init__(self, pidfd: int, status: int, processes: int) -> None:
         self.pidfd = pidfd
@@ -335,8 +342,18 @@ class PidfdControl:
         self.pid = _proc_pid(pidfd)
         self.namespace = os.readlink(f"/proc/{self.pid}/ns/pid") if processes else ""
         self.stat = os.open(f"/proc/{self.pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        self.syscall = -1 if processes else os.open(f"/proc/{self.pid}/syscall",
+                                                    os.O_RDONLY | os.O_CLOEXEC)
         self.stopped: list[int] = []
+        self.halted = False  # process 1 was sent SIGSTOP
         self.dead = False
+
+    def _idle(self) -> bool:
+        """Whether the one task of the seat is blocked in ``read`` (number 0)."""
+        try:
+            return os.pread(self.syscall, 64, 0).split(b" ", 1)[0] == b"0"
+        except OSError:
+            return False
 
     def _signal(self, sig: int) -> None:
         with contextlib.suppress(ProcessLookupError, OSError):
@@ -353,7 +370,10 @@ class PidfdControl:
         return found
 
     def stop(self) -> None:
+        if not self.namespace and self.syscall >= 0 and self._idle():
+            return
         self._signal(signal.SIGSTOP)
+        self.halted = True
         if not self.namespace:
             return
         seen: set[int] = set()
@@ -372,7 +392,9 @@ class PidfdControl:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGCONT)
         self.stopped = []
-        self._signal(signal.SIGCONT)
+        if self.halted:
+            self._signal(signal.SIGCONT)
+            self.halted = False
 
     def cpu_seconds(self) -> float:
         """User and system time of process 1 and its waited-for children."""
@@ -406,7 +428,7 @@ class PidfdControl:
             return
         self.dead = True
         self._signal(signal.SIGKILL)  # process 1: its whole namespace goes with it
-        for fd in (self.pidfd, self.status, self.stat):
+        for fd in (self.pidfd, self.status, self.stat, self.syscall):
             with contextlib.suppress(OSError):
                 os.close(fd)
 

@@ -12,6 +12,10 @@ another bot through state the kernel shares across namespaces:
   and the same object for all of them;
 - ``inotify`` and ``fanotify``: another process's reads of those shared files;
 - ``sysinfo``: the machine's load and free memory;
+- timers (``alarm``, ``setitimer``, POSIX timers, ``timerfd``): a bot runs
+  only while it is asked to act, so it needs no wake-up; without them a bot
+  blocked reading its next request cannot run before it gets one, which
+  spares the referee stopping it (``sandbox.PidfdControl``);
 - kernel keyrings, ``ptrace``, ``process_vm_*``, ``kcmp``, ``setns``,
   ``perf_event_open``, ``bpf``, ``userfaultfd`` and ``io_uring``: calls a bot
   never needs, each a way around the other rules or into the kernel's less
@@ -44,6 +48,8 @@ DENIED_X86_64 = {
     "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312,
     "bpf": 321, "userfaultfd": 323,
     "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+    "alarm": 37, "setitimer": 38, "timer_create": 222, "timer_settime": 223,
+    "timerfd_create": 283, "timerfd_settime": 286,
 }
 FCNTL_X86_64 = 72
 

@@ -26,7 +26,7 @@ MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
 def _closed_ancestor(path: str) -> "str | None":
     """The first folder above or at ``path`` that other users cannot enter."""
     parts = path.strip("/").split("/")
-    for i in range(len(parts)):
+    for i in range(1, len(parts) + 1):
         folder = "/" + "/".join(parts[:i])
         if not os.stat(folder).st_mode & 0o001:
             return folder
