@@ -103,7 +103,7 @@ def measure(game_id: str, players: int, count: int, rounds: int,
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="cardref bench --referee",
-                                     description=__doc__.split("\n\n")[0])
+                                     description=__doc__.split("\n\n")[0].replace("``", ""))
     parser.add_argument("--referee", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--game", default="take5", help="game id (default take5)")
     parser.add_argument("--players", type=int, default=4, help="seats (default 4)")
