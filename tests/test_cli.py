@@ -129,15 +129,19 @@ def _cardref_into_closed_pipe(*argv: str) -> subprocess.CompletedProcess[str]:
         os.close(write_end)
 
 
+#: From Python 3.11 on, argparse ignores a failed write of its own messages
+#: (help, version) and exits 0; before, the write fails in the guard: exit 1.
+ARGPARSE_MESSAGE = 0 if sys.version_info >= (3, 11) else 1
+
+
 @pytest.mark.parametrize(("argv", "code"), [
     pytest.param(("replay", "{file}", "{key}", "--steps"), 1, id="replay --steps"),
     pytest.param(("replay", "{file}", "{key}"), 1, id="replay"),
     pytest.param(("report", "{file}", "--format", "html"), 1, id="report html"),
     pytest.param(("report", "{file}", "--format", "csv"), 1, id="report csv"),
-    # argparse itself ignores a failed write of its own messages, and exits 0
-    pytest.param(("--help",), 0, id="--help"),
-    pytest.param(("--version",), 0, id="--version"),
-    pytest.param(("bench", "--help"), 0, id="bench --help"),
+    pytest.param(("--help",), ARGPARSE_MESSAGE, id="--help"),
+    pytest.param(("--version",), ARGPARSE_MESSAGE, id="--version"),
+    pytest.param(("bench", "--help"), ARGPARSE_MESSAGE, id="bench --help"),
 ])
 def test_a_closed_pipe_ends_quietly(argv: tuple[str, ...], code: int,
                                     results: tuple[Path, str]) -> None:
