@@ -1,7 +1,7 @@
 //! The engine's build id: one hash of everything that decides what the Rust
 //! build computes, so that two processes can tell whether they run the same
 //! engine. Used by `build.rs` (which sets `CARDREF_BUILD_ID` for the crate)
-//! and by `tests/build_id.rs`.
+//! and by `rust/tests/build_id.rs`.
 //!
 //! The inputs are the contents of the Rust sources, the manifests, `Cargo.lock`
 //! and the Cargo config (by path relative to the repository root, so the
