@@ -109,8 +109,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--players", type=int, default=4, help="seats (default 4)")
     parser.add_argument("--decisions", type=int, default=2000,
                         help="recorded decisions per round (default 2000)")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds; the median counts")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds; the median counts (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="first game seed (default 0)")
     args = parser.parse_args(argv)
     console = Console()
     with console.status("measuring the referee…"):
