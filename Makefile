@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help demo test test-rust test-python thorough lint bench bench-referee build clean
+.PHONY: help demo test test-rust test-python thorough lint bench bench-referee build wheel \
+	check-standalone clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -29,6 +30,13 @@ test-rust:  ## cargo tests (game logic, scenarios) without Python
 test-python: build  ## pytest (scenarios, differential and invariant property tests, API)
 	$(BIN)/pytest
 
+wheel: $(STAMP)  ## build the release wheel into dist/ (abi3: any CPython >= 3.9, no Rust needed)
+	rm -f dist/cardref-*.whl
+	$(BIN)/maturin build --release --out dist --interpreter $(BIN)/python --features abi3
+
+check-standalone: build wheel  ## the wheel installed outside the checkout; docs tests from a git archive of HEAD
+	scripts/check-standalone.sh
+
 thorough: build  ## the long Hypothesis profile (by hand; tens of minutes)
 	CARDREF_PROFILE=thorough $(BIN)/pytest
 
@@ -44,4 +52,4 @@ bench-referee: build  ## the referee's overhead per decision: subprocess vs in-p
 	$(BIN)/cardref bench --referee
 
 clean:  ## remove build products and the venv
-	rm -rf target $(VENV)
+	rm -rf target dist $(VENV)

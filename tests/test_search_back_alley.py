@@ -1,5 +1,5 @@
 """Back Alley determinization: every resampled or sampled state must make every
-play of the deal so far legal (rules/back_alley.md §5.2), i.e. honour every void
+play of the deal so far legal (docs/rules/back_alley.md §5.2), i.e. honour every void
 and every Blooper or trump-lead constraint a seat has shown. The check rebuilds
 each seat's holdings trick by trick with the test kit's follow rules, written
 from the rule book independently of the engines."""

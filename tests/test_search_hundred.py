@@ -32,7 +32,7 @@ VARIANTS: list[tuple[int, dict[str, Any]]] = [
 
 
 def _busts(card: str, value: int, params: dict[str, Any]) -> bool:
-    """Whether ``card`` busts at ``value`` (rules/hundred.md §6.1; a
+    """Whether ``card`` busts at ``value`` (docs/rules/hundred.md §6.1; a
     value-choosing ace never does)."""
     if card in ("AS", "AC") or (card in ("AH", "AD") and params["red_ace"] == "choose"):
         return False

@@ -21,8 +21,7 @@ from .errors import (
     InvalidStateError,
     UnknownGameError,
 )
-
-__version__ = "0.1.0"
+from .version import __version__, build_id
 
 __all__ = [
     "CardrefError",
@@ -33,6 +32,7 @@ __all__ = [
     "InvalidStateError",
     "UnknownGameError",
     "__version__",
+    "build_id",
     "games",
     "load",
     "simulate",

@@ -3,6 +3,7 @@
 from typing import Any, Optional
 
 GAME_IDS: list[str]
+BUILD_ID: str
 
 class Game:
     """A checked game configuration on the Rust core."""

@@ -268,8 +268,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from . import refbench
 
         return refbench.main(argv)
-    parser = argparse.ArgumentParser(prog="cardref bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="cardref bench",
+                                     description=__doc__.split("\n\n")[0].replace("``", ""))
     parser.add_argument("games", nargs="*", help="game ids (default: every game)")
+    parser.add_argument("--referee", action="store_true",
+                        help="measure the referee's overhead per decision instead "
+                             "(options: cardref bench --referee --help)")
     parser.add_argument("--players", type=int, help="seats per table (default: per game)")
     parser.add_argument("--seconds", type=float, default=1.0,
                         help="time budget per measurement (default 1.0)")

@@ -2,17 +2,19 @@
 
 Exit codes: 0 success, 1 a run that did not succeed (a replay that does not
 reproduce, a tournament stopped by the failure policy), 2 a config or usage
-error (a message, never a traceback), 130 interrupted.
+error (a message, never a traceback), 130 interrupted. Output cut short by its
+reader (``cardref replay ... --steps | head``) ends the command quietly with 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 FORMATS = ("md", "csv", "json", "html")
 
@@ -22,10 +24,13 @@ class UsageError(Exception):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cardref", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="cardref",
+                                     description=__doc__.split("\n")[0].replace("``", ""))
+    parser.add_argument("--version", action="version", version=_version(),
+                        help="print the package version and the engine's build id")
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("tournament", help="play (or resume) a tournament from a TOML config")
-    t.add_argument("config", type=Path)
+    t.add_argument("config", type=Path, help="the tournament's TOML file (docs/tournaments.md)")
     t.add_argument("--restart", "--fresh", action="store_true",
                    help="discard the results file's games and start over")
     t.add_argument("--workers", type=int, help="worker processes (default: config, else cores)")
@@ -33,17 +38,44 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--deal-groups", type=int, help="override deal_groups (e.g. a smoke test)")
     t.add_argument("--output", type=Path, help="override the results file")
     r = sub.add_parser("replay", help="re-play a stored game and check its result")
-    r.add_argument("file", type=Path)
+    r.add_argument("file", type=Path, help="a tournament's results file (.sqlite)")
     r.add_argument("game", help="the game's key, e.g. g0-l0-s1")
     r.add_argument("--steps", action="store_true", help="show every action")
     p = sub.add_parser("report", help="publish a results file")
-    p.add_argument("file", type=Path)
-    p.add_argument("--format", choices=FORMATS, default="md")
+    p.add_argument("file", type=Path, help="a tournament's results file (.sqlite)")
+    p.add_argument("--format", choices=FORMATS, default="md", help="output format (default: md)")
     p.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
-    sub.add_parser("bench", help="engine benchmarks (cardref.bench)", add_help=False)
+    sub.add_parser("bench", help="engine speed; with --referee the referee's overhead "
+                   "(cardref bench --help)", add_help=False)
     return parser
 
 
+def _version() -> str:
+    from .version import version_text
+
+    return version_text()
+
+
+def _quiet_on_broken_pipe(run: Callable[[Optional[list[str]]], int]) -> Callable[..., int]:
+    """Stop quietly when the reader of our output goes away (``| head``), as other
+    command-line tools do, instead of a traceback (and a second one when Python
+    flushes standard output at exit): the rest of the output goes to devnull."""
+
+    @functools.wraps(run)
+    def guarded(argv: Optional[list[str]] = None) -> int:
+        try:
+            try:
+                return run(argv)
+            finally:
+                sys.stdout.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
+
+    return guarded
+
+
+@_quiet_on_broken_pipe
 def main(argv: Optional[list[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["bench"]:

@@ -157,14 +157,15 @@ def throughput(game_id: str, players: int, games: int, workers: int) -> dict[str
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="cardref bench --referee",
-                                     description=__doc__.split("\n\n")[0])
+                                     description=__doc__.split("\n\n")[0].replace("``", ""))
     parser.add_argument("--referee", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--game", default="take5", help="game id (default take5)")
     parser.add_argument("--players", type=int, default=4, help="seats (default 4)")
     parser.add_argument("--decisions", type=int, default=2000,
                         help="recorded decisions per round (default 2000)")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds; the median counts")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds; the median counts (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="first game seed (default 0)")
     parser.add_argument("--games", type=int, default=100,
                         help="games of the throughput tournament (default 100; 0: skip it)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,

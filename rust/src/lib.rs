@@ -1,5 +1,5 @@
 //! cardref: rules engines for five card games, checked against a readable
-//! Python reference (see `python/cardref/games`).
+//! Python reference (see `python/cardref/reference`).
 //!
 //! The game logic is plain Rust; the PyO3 binding lives only in `python.rs`,
 //! behind the `python` feature, so `cargo test` needs no Python.

@@ -592,5 +592,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add("GAME_IDS", GAME_IDS.to_vec())?;
+    // The hash of this Rust build (see `rust/build_id.rs`), so that processes can
+    // check they run the same engine.
+    m.add("BUILD_ID", env!("CARDREF_BUILD_ID"))?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 """Back Alley test kit (see gamekit/__init__.py).
 
-The checks here are written from ``rules/back_alley.md`` on their own: they
+The checks here are written from ``docs/rules/back_alley.md`` on their own: they
 rebuild each seat's holdings trick by trick to check follow-suit, and rescore
 every recorded deal, so a wrong engine fails them even when both engines agree.
 """

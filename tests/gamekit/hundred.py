@@ -1,4 +1,4 @@
-"""Test kit for 100: strategies and invariants the generic tests apply (rules/hundred.md)."""
+"""Test kit for 100: strategies and invariants the generic tests apply (docs/rules/hundred.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Twenty-Two test kit (see gamekit/__init__.py).
 
-Written from the rule book (rules/twenty_two.md), independently of the
+Written from the rule book (docs/rules/twenty_two.md), independently of the
 reference module, so the invariants it checks are a second reading of the rules.
 """
 

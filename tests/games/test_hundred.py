@@ -1,4 +1,5 @@
-"""Rule tests for 100, in the order of ``python/cardref/games/hundred.py`` (rules/hundred.md).
+"""Rule tests for 100, in the order of ``python/cardref/reference/hundred.py``
+(docs/rules/hundred.md).
 
 Each test builds a small position, runs it on both engines and checks what the
 rule book says must happen.

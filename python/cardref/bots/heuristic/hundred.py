@@ -23,7 +23,7 @@ def rescue_value(card: str) -> int:
 
 
 def value_after(card: str, value: int, params: dict[str, Any]) -> int:
-    """The value after ``card`` (rules/hundred.md §6.1); an ace that sets a value
+    """The value after ``card`` (docs/rules/hundred.md §6.1); an ace that sets a value
     counts as keeping it, since it can always be played safely."""
     rank = card[:-1]
     if card == "2S":
