@@ -115,7 +115,7 @@ class Run:
         return f"bots/{name}.py"
 
     def play(self, field: str, limits: str = "", decision: float = 1.0, groups: int = 1,
-             user: int | None = None, taskset: str = "") -> dict:
+             user: int | None = None, taskset: str = "", workers: int = 1) -> dict:
         config = self.folder / "t.toml"
         config.write_text(CONFIG.format(field=field, limits=limits, decision=decision,
                                         groups=groups))
@@ -123,7 +123,7 @@ class Run:
         own = _listing(self.folder)
         ipc = _ipc()
         command = [sys.executable, "-m", "cardref.cli", "tournament", str(config),
-                   "--workers", "1"]
+                   "--workers", str(workers)]
         if taskset:
             command = ["taskset", "-c", taskset, *command]
         if user is not None:
@@ -204,10 +204,11 @@ NOTES = """
 """
 
 
-def test_no_notes_survive_from_one_game_to_the_next(run):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_no_notes_survive_from_one_game_to_the_next(run, workers):
     field = _bot_entry("notes", run.bot("notes", NOTES))
     field += _bot_entry("random", run.bot("random", RANDOM))
-    games = run.play(field, groups=2)["games"]
+    games = run.play(field, groups=2, workers=workers)["games"]
     assert len(games) == 6 and set(_statuses(games, "notes")) == {"ok"}
     _honest_ok(games)
 

@@ -16,6 +16,7 @@ untrusted bots it never plays two games of one deal group at once
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.util
 import signal
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -68,6 +69,9 @@ def _init_worker(setup: TableSetup) -> None:
     global _SETUP
     _SETUP = setup
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    # A worker ends its bots' sandboxes before it exits, so that the pool's
+    # shutdown returns only when nothing of the run is left.
+    multiprocessing.util.Finalize(None, close_servers, exitpriority=10)
 
 
 def _play_in_worker(game: ScheduledGame, disqualified: frozenset) -> Outcome:
