@@ -145,37 +145,62 @@ class Store:
                               seed=int(s), seating=tuple(json.loads(st)))
                 for k, o, g, li, si, s, st in rows]
 
+    def scheduled(self) -> int:
+        """How many games the schedule has."""
+        return int(self.db.execute("SELECT COUNT(*) FROM schedule").fetchone()[0])
+
     def finished_keys(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT key FROM games")}
 
     def save_game(self, record: GameRecord) -> None:
         """Store a finished game and its actions in one transaction."""
+        self.save_games([record])
+
+    def save_games(self, records: list[GameRecord]) -> None:
+        """Store finished games and their actions in one transaction."""
         with self._transaction():
-            self.db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.key, str(record.seed), json.dumps(record.seating),
-                 json.dumps(record.statuses), json.dumps(record.messages),
-                 json.dumps(record.engine_placements), json.dumps(record.placements),
-                 json.dumps(record.scores), record.seconds, time.time()),
-            )
-            self.db.executemany(
-                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
-                [(record.key, i, seat, actor, action, seconds)
-                 for i, (seat, actor, action, seconds) in enumerate(record.actions)],
-            )
+            for record in records:
+                self.db.execute(
+                    "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (record.key, str(record.seed), json.dumps(record.seating),
+                     json.dumps(record.statuses), json.dumps(record.messages),
+                     json.dumps(record.engine_placements), json.dumps(record.placements),
+                     json.dumps(record.scores), record.seconds, time.time()),
+                )
+                self.db.executemany(
+                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
+                    [(record.key, i, seat, actor, action, seconds)
+                     for i, (seat, actor, action, seconds) in enumerate(record.actions)],
+                )
+
+    def checkpoint(self) -> None:
+        """Move the write-ahead log into the file (its size is then the data's)."""
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def games(self) -> list[dict[str, Any]]:
-        """Finished games in schedule order, with their deal group."""
+        """Finished games in schedule order, with their deal group.
+
+        The lists of a game are read-only: games that stored the same text
+        (a seating, all statuses "ok") share one list, which makes reading a
+        big tournament several times faster."""
         rows = self.db.execute(
             "SELECT g.key, s.deal_group, s.lineup, g.seed, g.seating, g.statuses, g.messages, "
             "g.engine_placements, g.placements, g.scores, g.seconds FROM games g "
             "JOIN schedule s ON s.key = g.key ORDER BY s.ord"
         )
+        seen: dict[str, Any] = {}
+
+        def parse(text: str) -> Any:
+            value = seen.get(text)
+            if value is None:
+                value = seen[text] = json.loads(text)
+            return value
+
         return [
             {"key": k, "group": grp, "lineup": li, "seed": int(seed),
-             "seating": json.loads(seating), "statuses": json.loads(statuses),
-             "messages": json.loads(messages), "engine_placements": json.loads(ep),
-             "placements": json.loads(pl), "scores": json.loads(sc), "seconds": secs}
+             "seating": parse(seating), "statuses": parse(statuses),
+             "messages": parse(messages), "engine_placements": parse(ep),
+             "placements": parse(pl), "scores": json.loads(sc), "seconds": secs}
             for k, grp, li, seed, seating, statuses, messages, ep, pl, sc, secs in rows
         ]
 
