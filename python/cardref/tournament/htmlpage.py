@@ -131,7 +131,7 @@ def to_html(results: dict[str, Any]) -> str:
 ({results["tournament"]["bootstrap"]} resamples).</p>{ties}
 <h2>Confidence intervals</h2>
 {ci_chart(results, "mean_placement", "Mean placement", True)}
-{ci_chart(results, "rating", "Rating, openskill mu", False)}
+{ci_chart(results, "rating", "Rating (Plackett–Luce, Elo scale)", False)}
 <h2>{h2h.title}</h2>
 <p>{h2h.note}</p>
 {_table(h2h)}
