@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--output", type=Path, help="override the results file")
     r = sub.add_parser("replay", help="re-play a stored game and check its result")
     r.add_argument("file", type=Path)
-    r.add_argument("game", help="the game's key, e.g. g0-l0-s1")
+    r.add_argument("game", help="the game's key, e.g. g0-alice,bob-s1")
     r.add_argument("--steps", action="store_true", help="show every action")
     p = sub.add_parser("report", help="publish a results file")
     p.add_argument("file", type=Path)
@@ -102,6 +102,8 @@ def _tournament(args: argparse.Namespace) -> int:
         resuming = store.initialise(config, schedule)
         workers = args.workers or config.workers or os.cpu_count() or 1
         done = len(store.finished_keys())
+        if store.extended and not args.quiet:
+            console.print("Extending the tournament: " + "; ".join(store.extended))
         if not args.quiet:
             verb = "Resuming" if resuming else "Starting"
             console.print(f"{verb} {config.game} tournament: {len(schedule)} games "

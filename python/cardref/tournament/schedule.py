@@ -19,6 +19,11 @@ seating, so every bot of a table meets the same cards from every seat.
   means, for every way to split the lineup into partnerships, the cyclic
   rotations of one seating of it: each bot still partners each other bot in
   turn and sits in every seat, in half as many games.
+- A game's key names its deal group, its lineup by the bots' names and its
+  seating's number within the lineup: ``g3-alice,bob,carol-s2``. Adding a bot
+  or deal groups never changes the key of a game already scheduled, so a
+  tournament can grow (characters other than letters, digits and ``_.-~`` in
+  a name are %-escaped, so the commas stay unambiguous).
 - Every game of deal group g uses the same seed: the (g+1)-th output of
   SplitMix64 seeded with the master seed (``deal_seed``). The seed depends only
   on the master seed and the group part of the game's key, never on the order
@@ -31,6 +36,7 @@ import hashlib
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Optional
+from urllib.parse import quote
 
 from ..rng import MASK64, SplitMix64
 from .config import Config
@@ -54,9 +60,15 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
+def game_key(group: int, lineup: tuple[str, ...], seating_index: int) -> str:
+    """``g<group>-<bot>,<bot>,...-s<seating>``: stable when the field grows."""
+    return f"g{group}-{','.join(quote(name, safe='') for name in lineup)}-s{seating_index}"
+
+
 @dataclass(frozen=True)
 class ScheduledGame:
-    """One game: its key (``g<group>-l<lineup>-s<seating>``), seed and seating."""
+    """One game: its key (``game_key``), seed and seating; ``lineup`` is the
+    lineup's position in this schedule, ``order`` the game's."""
 
     key: str
     order: int
@@ -132,7 +144,8 @@ def build_schedule(config: Config) -> list[ScheduledGame]:
         for li, layout in enumerate(layouts):
             for si, seating in enumerate(layout):
                 games.append(ScheduledGame(
-                    key=f"g{group}-l{li}-s{si}", order=len(games), group=group, lineup=li,
+                    key=game_key(group, tables[li], si), order=len(games), group=group,
+                    lineup=li,
                     seating_index=si, seed=seed, seating=seating,
                 ))
     return games

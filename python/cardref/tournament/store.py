@@ -3,7 +3,12 @@
 It holds the config as given (and its fingerprint), the schedule, and for
 every finished game its key, seed, seating, statuses, result and every action
 with the time it took. Each game is committed in one transaction, so a killed
-run loses at most the games in flight, and a rerun skips what is stored.
+run loses at most the games in flight, and a rerun skips what is stored. A
+config that raises ``deal_groups`` or adds bots extends the file (growth.py).
+
+Files of schema 1 (game keys numbering lineups by position) are migrated to
+schema 2 when opened: the keys are renamed (``schedule.game_key``) and the
+actions refer to their game by number.
 
 Seeds are stored as decimal text: SQLite integers are signed 64-bit and a
 seed may be as large as 2**64 - 1.
@@ -17,11 +22,19 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
-from .config import changes, fingerprint_of
+from . import growth
+from .config import fingerprint_of
 from .referee import GameRecord
-from .schedule import ScheduledGame
+from .schedule import ScheduledGame, game_key
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+
+#: Actions name their game by its number (``schedule.ord``, never reused): a
+#: game key names the bots of its lineup, far too long to repeat per action.
+ACTIONS = """CREATE TABLE IF NOT EXISTS {name} (
+    game INTEGER NOT NULL, step INTEGER NOT NULL, seat INTEGER NOT NULL,
+    actor TEXT NOT NULL, action TEXT NOT NULL, seconds REAL NOT NULL,
+    PRIMARY KEY (game, step)) WITHOUT ROWID"""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,11 +50,7 @@ CREATE TABLE IF NOT EXISTS games (
     seating TEXT NOT NULL, statuses TEXT NOT NULL, messages TEXT NOT NULL,
     engine_placements TEXT NOT NULL, placements TEXT NOT NULL, scores TEXT NOT NULL,
     seconds REAL NOT NULL, finished_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS actions (
-    game TEXT NOT NULL REFERENCES games(key), step INTEGER NOT NULL, seat INTEGER NOT NULL,
-    actor TEXT NOT NULL, action TEXT NOT NULL, seconds REAL NOT NULL,
-    PRIMARY KEY (game, step));
-"""
+""" + ACTIONS.format(name="actions") + ";"
 
 
 class StoreError(Exception):
@@ -58,8 +67,11 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            if self.meta().get("schema") == "1":
+                self._migrate_keys()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable results file: {e}") from None
+        self.extended: list[str] = []  # how initialise() extended the tournament
 
     def close(self) -> None:
         self.db.close()
@@ -83,7 +95,7 @@ class Store:
         fingerprint = fingerprint_of(meaning)
         if meta:
             if meta.get("fingerprint") != fingerprint:
-                raise StoreError(self._changed(meta, meaning))
+                self._extend(config, schedule, meta, meaning)
             return True
         with self._transaction():
             rows = {
@@ -110,17 +122,79 @@ class Store:
             )
         return False
 
-    def _changed(self, meta: dict[str, str], meaning: dict[str, Any]) -> str:
+    def _changed(self, meta: dict[str, str], lines: list[str]) -> str:
         """The refusal of a config that no longer matches the stored results,
         naming what changed when the file recorded its config key by key."""
         what = "the config or a bot file has changed since"
-        if "meaning" in meta:
-            lines = changes(json.loads(meta["meaning"]), meaning)
-            if lines:
-                what = "what changed since: " + "; ".join(lines)
+        if lines:
+            what = "what changed since: " + "; ".join(lines)
         return (f"{self.path} holds results of a different config (first written from "
-                f"{meta.get('config_path', '?')}); {what}. Run with --restart to discard "
-                "those results and start over, or set a new output file.")
+                f"{meta.get('config_path', '?')}); {what}. Raising deal_groups and adding "
+                "bots extend a tournament; other changes would change results already "
+                "stored. Run with --restart to discard those results and start over, or "
+                "set a new output file.")
+
+    def _extend(self, config: Any, schedule: list[ScheduledGame], meta: dict[str, str],
+                meaning: dict[str, Any]) -> None:
+        """Grow the tournament to ``config`` (more deal groups, more bots),
+        keeping every stored game, or refuse (growth.py says which changes
+        may be played on)."""
+        if "meaning" not in meta:
+            raise StoreError(self._changed(meta, []))
+        old = json.loads(meta["meaning"])
+        refused = growth.refusals(old, meaning)
+        if refused:
+            raise StoreError(self._changed(meta, refused))
+        new = {g.key: g for g in schedule}
+        lost = [g.key for g in self.schedule()
+                if g.key not in new or (new[g.key].seed, new[g.key].seating) != (g.seed, g.seating)]
+        if lost:
+            raise StoreError(
+                f"{self.path}: the new field changes {len(lost)} scheduled games (e.g. "
+                f"{lost[0]}): with fewer bots than seats a table repeats bots, so adding a "
+                "bot changes every lineup. Run with --restart, or set a new output file.")
+        known = set(self.bot_names())
+        with self._transaction():
+            last = self.db.execute("SELECT COALESCE(MAX(ord), -1) FROM schedule").fetchone()[0]
+            stored = self._keys()
+            added = [g for g in schedule if g.key not in stored]
+            self.db.executemany(
+                "INSERT INTO schedule VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(g.key, last + 1 + i, g.group, g.lineup, g.seating_index, str(g.seed),
+                  json.dumps(list(g.seating))) for i, g in enumerate(added)])
+            first = len(known)
+            self.db.executemany(
+                "INSERT INTO bots VALUES (?, ?, ?, ?, ?)",
+                [(first + i, b.name, b.kind, b.target, b.source)
+                 for i, b in enumerate(b for b in config.bots if b.name not in known)])
+            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
+                ("fingerprint", fingerprint_of(meaning)),
+                ("meaning", json.dumps(meaning, sort_keys=True)),
+                ("deal_groups", str(config.deal_groups)),
+                ("config_path", str(config.path)), ("config_text", config.text)])
+        self.extended = growth.extension(old, meaning)
+
+    def _keys(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT key FROM schedule")}
+
+    def _migrate_keys(self) -> None:
+        """A file of schema 1 (keys ``g<group>-l<lineup>-s<seating>``, actions
+        by key) to schema 2: keys naming the lineup's bots (``game_key``;
+        seating 0 of each lineup is the lineup itself), actions by number."""
+        rows = list(self.db.execute(
+            "SELECT key, deal_group, lineup, seating_index, seating FROM schedule"))
+        lineup = {li: tuple(json.loads(seating)) for _, _, li, si, seating in rows if si == 0}
+        renamed = [(game_key(group, lineup[li], si), key) for key, group, li, si, _ in rows]
+        with self._transaction():
+            self.db.execute(ACTIONS.format(name="actions_by_number"))
+            self.db.execute(
+                "INSERT INTO actions_by_number SELECT s.ord, a.step, a.seat, a.actor, "
+                "a.action, a.seconds FROM actions a JOIN schedule s ON s.key = a.game")
+            self.db.execute("DROP TABLE actions")
+            self.db.execute("ALTER TABLE actions_by_number RENAME TO actions")
+            self.db.executemany("UPDATE schedule SET key = ? WHERE key = ?", renamed)
+            self.db.executemany("UPDATE games SET key = ? WHERE key = ?", renamed)
+            self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
 
     def _transaction(self) -> Any:
         db = self.db
@@ -137,9 +211,11 @@ class Store:
     # Games -------------------------------------------------------------------
 
     def schedule(self) -> list[ScheduledGame]:
+        """Every scheduled game, deal group by deal group (games added to a
+        group when a bot joined come after its first games)."""
         rows = self.db.execute(
             "SELECT key, ord, deal_group, lineup, seating_index, seed, seating "
-            "FROM schedule ORDER BY ord"
+            "FROM schedule ORDER BY deal_group, ord"
         )
         return [ScheduledGame(key=k, order=o, group=g, lineup=li, seating_index=si,
                               seed=int(s), seating=tuple(json.loads(st)))
@@ -167,9 +243,11 @@ class Store:
                      json.dumps(record.engine_placements), json.dumps(record.placements),
                      json.dumps(record.scores), record.seconds, time.time()),
                 )
+                number = self.db.execute("SELECT ord FROM schedule WHERE key = ?",
+                                         (record.key,)).fetchone()[0]
                 self.db.executemany(
                     "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
-                    [(record.key, i, seat, actor, action, seconds)
+                    [(number, i, seat, actor, action, seconds)
                      for i, (seat, actor, action, seconds) in enumerate(record.actions)],
                 )
 
@@ -186,7 +264,7 @@ class Store:
         rows = self.db.execute(
             "SELECT g.key, s.deal_group, s.lineup, g.seed, g.seating, g.statuses, g.messages, "
             "g.engine_placements, g.placements, g.scores, g.seconds FROM games g "
-            "JOIN schedule s ON s.key = g.key ORDER BY s.ord"
+            "JOIN schedule s ON s.key = g.key ORDER BY s.deal_group, s.ord"
         )
         seen: dict[str, Any] = {}
 
@@ -212,7 +290,8 @@ class Store:
 
     def actions(self, key: str) -> list[tuple[int, str, str, float]]:
         return list(self.db.execute(
-            "SELECT seat, actor, action, seconds FROM actions WHERE game = ? ORDER BY step",
+            "SELECT a.seat, a.actor, a.action, a.seconds FROM actions a "
+            "JOIN schedule s ON s.ord = a.game WHERE s.key = ? ORDER BY a.step",
             (key,),
         ))
 
