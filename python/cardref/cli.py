@@ -138,6 +138,7 @@ def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
     from rich.live import Live
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table
+    from rich.text import Text
 
     from .tournament import runner
     from .tournament.referee import GameRecord
@@ -159,19 +160,27 @@ def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
             table.add_row(name, str(seats), f"{place:.2f}", shown, str(fails))
         return table
 
+    test = runner.sprt_tracker(config, store)
+
+    def view() -> Group:
+        parts = [progress, standings()]
+        if test is not None:  # the early-stopping test's LLR, bounds and decision
+            parts.append(Text(test.status()))
+        return Group(*parts)
+
     last = 0.0
-    with Live(Group(progress, standings()), console=console, refresh_per_second=4) as live:
+    with Live(view(), console=console, refresh_per_second=4) as live:
 
         def on_game(record: GameRecord) -> None:
             nonlocal last
             tally.add(record.seating, record.placements, record.statuses)
             progress.advance(task)
             if time.monotonic() - last > 0.25:
-                live.update(Group(progress, standings()))
+                live.update(view())
                 last = time.monotonic()
 
-        runner.run(config, store, workers, on_game)
-        live.update(Group(progress, standings()))
+        runner.run(config, store, workers, on_game, tracker=test)
+        live.update(view())
     console.print()
 
 

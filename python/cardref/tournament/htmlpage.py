@@ -129,6 +129,7 @@ def to_html(results: dict[str, Any]) -> str:
 {_table(standings)}
 <p>95% confidence intervals from a bootstrap over deal groups
 ({results["tournament"]["bootstrap"]} resamples).</p>{ties}
+{"".join(f'<p class="sprt">{e(line)}</p>' for line in tables.sprt_lines(results))}
 <h2>Confidence intervals</h2>
 {ci_chart(results, "mean_placement", "Mean placement", True)}
 {ci_chart(results, "rating", "Rating (Plackett–Luce, Elo scale)", False)}

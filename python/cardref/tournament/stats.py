@@ -29,7 +29,7 @@ import math
 from collections import Counter, defaultdict
 from typing import Any, Optional
 
-from . import rating
+from . import rating, sprt
 from .bootstrap import GroupCounts, interval, pack, unpack
 
 Teams = Optional[list[list[int]]]
@@ -304,6 +304,10 @@ def results(store: Any) -> dict[str, Any]:
     games = store.games()
     bots = store.bot_names()
     teams = json.loads(meta["teams"])
+    test = sprt.tracker(json.loads(meta.get("meaning", "{}")), teams, store.group_sizes(),
+                        games)
+    if test is not None and test.decided_at is not None:  # what the test decided on
+        games = [game for game in games if game["group"] <= test.decided_at]
     out = compute(games, bots, teams, resamples=int(meta["bootstrap"]),
                   seed=int(meta["seed"]))
     out["tournament"] = {
@@ -314,6 +318,8 @@ def results(store: Any) -> dict[str, Any]:
         "bots": bots, "games_scheduled": store.scheduled(), "games_played": len(games),
         "bootstrap": int(meta["bootstrap"]), "config": meta["config_text"],
     }
+    if test is not None:
+        out["sprt"] = test.summary()
     out["failure_list"] = failure_list(games)
     out["warnings"] = warnings(games)
     return out

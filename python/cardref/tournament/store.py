@@ -225,6 +225,11 @@ class Store:
         """How many games the schedule has."""
         return int(self.db.execute("SELECT COUNT(*) FROM schedule").fetchone()[0])
 
+    def group_sizes(self) -> dict[int, int]:
+        """Scheduled games per deal group."""
+        return dict(self.db.execute(
+            "SELECT deal_group, COUNT(*) FROM schedule GROUP BY deal_group"))
+
     def finished_keys(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT key FROM games")}
 
