@@ -32,6 +32,13 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--quiet", action="store_true", help="no progress display")
     t.add_argument("--deal-groups", type=int, help="override deal_groups (e.g. a smoke test)")
     t.add_argument("--output", type=Path, help="override the results file")
+    t.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play on a Dask cluster, e.g. tls://10.0.0.5:8786 (docs/scaling.md)")
+    t.add_argument("--tls-ca-file", help="the cluster's CA certificate (tls:// schedulers)")
+    t.add_argument("--tls-cert", help="this client's TLS certificate")
+    t.add_argument("--tls-key", help="this client's TLS private key")
+    t.add_argument("--insecure", action="store_true",
+                   help="allow a plain tcp:// scheduler beyond this machine")
     r = sub.add_parser("replay", help="re-play a stored game and check its result")
     r.add_argument("file", type=Path)
     r.add_argument("game", help="the game's key, e.g. g0-alice,bob-s1")
@@ -49,6 +56,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     if argv[:1] == ["bench"]:
         return _bench(argv[1:])
     args = _parser().parse_args(argv)
+    from .cluster import ClusterError
     from .tournament.config import ConfigError
     from .tournament.store import StoreError
 
@@ -58,7 +66,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         if args.command == "replay":
             return _replay(args)
         return _report(args)
-    except (ConfigError, StoreError, UsageError) as e:
+    except (ConfigError, StoreError, UsageError, ClusterError) as e:
         for line in str(e).splitlines():  # a config error may list several problems
             print(f"cardref {args.command}: error: {line}", file=sys.stderr)
         return 2
@@ -104,16 +112,18 @@ def _tournament(args: argparse.Namespace) -> int:
         done = len(store.finished_keys())
         if store.extended and not args.quiet:
             console.print("Extending the tournament: " + "; ".join(store.extended))
+        executor, where = _cluster(args, config) if args.scheduler else (
+            None, f"{workers} worker(s)")
         if not args.quiet:
             verb = "Resuming" if resuming else "Starting"
             console.print(f"{verb} {config.game} tournament: {len(schedule)} games "
-                          f"({done} already played), {workers} worker(s), "
+                          f"({done} already played), {where}, "
                           f"results in {config.output}")
         try:
             if args.quiet:
-                runner.run(config, store, workers)
+                runner.run(config, store, workers, executor=executor)
             else:
-                _run_live(config, store, workers, len(schedule), done, console)
+                _run_live(config, store, workers, len(schedule), done, console, executor)
         except runner.TournamentStopped as e:
             print(f"cardref tournament: stopped by the failure policy: {e}", file=sys.stderr)
             return 1
@@ -125,14 +135,32 @@ def _tournament(args: argparse.Namespace) -> int:
             print(f"cardref tournament: interrupted; {len(store.finished_keys())} games are "
                   "stored; run the same command again to resume", file=sys.stderr)
             return 130
+        finally:
+            if executor is not None:
+                executor.client.close()
         results = results_from_store(store)
     print_results(results, console)
     console.print(f"Results: {config.output}")
     return 0
 
 
+def _cluster(args: argparse.Namespace, config: Any) -> tuple[Any, str]:
+    """The Dask executor of ``--scheduler``, and how to describe it."""
+    from .cluster import Credentials, connect
+    from .tournament.cluster import DaskExecutor
+    from .tournament.referee import TableSetup
+
+    client = connect(args.scheduler, Credentials(args.tls_ca_file, args.tls_cert, args.tls_key),
+                     insecure=args.insecure)
+    setup = TableSetup.from_config(config)
+    threads = client.nthreads()
+    where = (f"a Dask cluster at {client.scheduler.address} ({len(threads)} worker(s), "
+             f"{sum(threads.values())} thread(s))")
+    return DaskExecutor(client, setup, one_per_group=bool(setup.isolated)), where
+
+
 def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
-              console: Any) -> None:
+              console: Any, executor: Any = None) -> None:
     """Run with a progress bar (with ETA) and standings that update as games end."""
     from rich.console import Group
     from rich.live import Live
@@ -179,7 +207,7 @@ def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
                 live.update(view())
                 last = time.monotonic()
 
-        runner.run(config, store, workers, on_game, tracker=test)
+        runner.run(config, store, workers, on_game, executor=executor, tracker=test)
         live.update(view())
     console.print()
 
