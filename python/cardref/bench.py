@@ -268,6 +268,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from . import refbench
 
         return refbench.main(argv)
+    if argv is not None and "--cluster" in argv:
+        from . import clusterbench
+
+        return clusterbench.main(argv)
     if argv is not None and "--results" in argv:
         from . import resultsbench
 

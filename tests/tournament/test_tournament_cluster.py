@@ -4,89 +4,29 @@ the fixture, every wait bounded."""
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
-
 import pytest
 
 import cardref
 from cardref import cluster
 from cardref.cli import main
 from cardref.cluster import ClusterError, resolve_address
+from cardref.clusterbench import LocalDask
 from cardref.tournament import runner
 from cardref.tournament.config import load_config
 from cardref.tournament.referee import TableSetup
 from cardref.tournament.schedule import build_schedule
 from cardref.tournament.store import Store
 
-WAIT = 60.0  # seconds any start-up may take before the test fails
 
-
-class DaskProcesses:
-    """A scheduler and named single-thread workers, as separate processes."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.workers: dict[str, subprocess.Popen] = {}
-        info = directory / "scheduler.json"
-        self.scheduler = self._start(["scheduler", "--host", "127.0.0.1", "--port", "0",
-                                      "--scheduler-file", str(info)], "scheduler")
-        deadline = time.monotonic() + WAIT
-        while not info.exists() or not info.read_text().strip():
-            assert time.monotonic() < deadline, "the Dask scheduler did not start"
-            time.sleep(0.1)
-        time.sleep(0.2)  # the file is written whole, but give it a moment
-        self.address = json.loads(info.read_text())["address"]
-
-    def _start(self, args: list[str], log: str) -> subprocess.Popen:
-        with open(self.directory / f"{log}.log", "a") as out:
-            return subprocess.Popen([sys.executable, "-m", "dask", *args, "--no-dashboard"],
-                                    cwd=self.directory, stdout=out, stderr=subprocess.STDOUT,
-                                    start_new_session=True)
-
-    def ensure_workers(self, names: tuple[str, ...] = ("w1", "w2")) -> None:
-        """Start the named workers not running, and wait until all are known."""
-        for name in names:
-            process = self.workers.get(name)
-            if process is None or process.poll() is not None:
-                self.workers[name] = self._start(
-                    ["worker", self.address, "--nthreads", "1", "--no-nanny", "--name", name,
-                     "--death-timeout", "60"], name)
-        from distributed import Client
-
-        with Client(self.address, timeout=WAIT, set_as_default=False) as client:
-            deadline = time.monotonic() + WAIT
-            while {info["name"] for info in client.scheduler_info()["workers"].values()} \
-                    != set(names):
-                assert time.monotonic() < deadline, "the Dask workers did not join"
-                time.sleep(0.2)
-
-    def kill(self, name: str) -> None:
-        os.kill(self.workers[name].pid, signal.SIGKILL)
-        self.workers[name].wait(WAIT)
-
-    def stop(self) -> None:
-        """The workers first (with their game hosts), then the scheduler."""
-        for group in (list(self.workers.values()), [self.scheduler]):
-            for process in group:
-                if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGTERM)
-            for process in group:
-                try:
-                    process.wait(15)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(WAIT)
+class Cluster(LocalDask):
+    def ensure_workers(self, names=("w1", "w2")) -> None:
+        super().ensure_workers(names)
 
 
 @pytest.fixture(scope="module")
 def dask_cluster(tmp_path_factory):
-    processes = DaskProcesses(tmp_path_factory.mktemp("dask"))
+    """Every wait of the processes' start and stop is bounded (LocalDask)."""
+    processes = Cluster(tmp_path_factory.mktemp("dask"))
     try:
         processes.ensure_workers()
         yield processes
