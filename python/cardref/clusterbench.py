@@ -52,14 +52,19 @@ builtin = "random"
 
 class LocalDask:
     """A Dask scheduler and named single-thread workers on localhost, each
-    its own process (and process group), logs in ``directory``."""
+    its own process (and process group), logs in ``directory``; with ``tls``
+    (CA file, certificate, key) every connection uses TLS."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, tls: Optional[tuple[str, str, str]] = None) -> None:
         self.directory = directory
         self.workers: dict[str, subprocess.Popen] = {}
+        self.tls = [] if tls is None else [
+            "--tls-ca-file", tls[0], "--tls-cert", tls[1], "--tls-key", tls[2]]
         info = directory / "scheduler.json"
-        self.scheduler = self._start(["scheduler", "--host", "127.0.0.1", "--port", "0",
-                                      "--scheduler-file", str(info)], "scheduler")
+        protocol = ["--protocol", "tls"] if tls else []
+        self.scheduler = self._start(["scheduler", *protocol, "--host", "127.0.0.1", "--port",
+                                      "0", "--scheduler-file", str(info), *self.tls],
+                                     "scheduler")
         deadline = time.monotonic() + WAIT
         while True:
             try:
@@ -88,10 +93,13 @@ class LocalDask:
             if process is None or process.poll() is not None:
                 self.workers[name] = self._start(
                     ["worker", self.address, "--nthreads", "1", "--no-nanny", "--name", name,
-                     "--death-timeout", "60"], name)
-        from distributed import Client
+                     "--death-timeout", "60", *self.tls], name)
+        from distributed import Client, Security
 
-        with Client(self.address, timeout=WAIT, set_as_default=False) as client:
+        security = Security(tls_ca_file=self.tls[1], tls_client_cert=self.tls[3],
+                            tls_client_key=self.tls[5]) if self.tls else None
+        with Client(self.address, timeout=WAIT, set_as_default=False,
+                    security=security) as client:
             deadline = time.monotonic() + WAIT
             while sorted(i["name"] for i in client.scheduler_info()["workers"].values()) \
                     != sorted(names):

@@ -4,13 +4,16 @@ the fixture, every wait bounded."""
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 import cardref
 from cardref import cluster
 from cardref.cli import main
 from cardref.cluster import ClusterError, resolve_address
-from cardref.clusterbench import LocalDask
+from cardref.clusterbench import WAIT, LocalDask
 from cardref.tournament import runner
 from cardref.tournament.config import load_config
 from cardref.tournament.referee import TableSetup
@@ -146,3 +149,35 @@ def test_addresses_beyond_this_machine_need_tls():
     assert resolve_address("tcp://10.0.0.5:8786", insecure=True) == "tcp://10.0.0.5:8786"
     with pytest.raises(ClusterError, match="TLS needs the cluster's CA file"):
         cluster.connect("tls://10.0.0.5:8786")  # refused before any connection
+
+
+def _certificates(directory: Path) -> tuple[str, str, str]:
+    """A CA and one certificate for 127.0.0.1 signed by it (openssl)."""
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=directory, check=True, capture_output=True,
+                       timeout=WAIT)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out",
+            "ca.pem", "-days", "2", "-subj", "/CN=test-ca")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "node.key", "-out", "node.csr",
+            "-subj", "/CN=127.0.0.1")
+    (directory / "san.cnf").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "node.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+            "-CAcreateserial", "-out", "node.pem", "-days", "2", "-extfile", "san.cnf")
+    return tuple(str(directory / name) for name in ("ca.pem", "node.pem", "node.key"))
+
+
+def test_a_tls_cluster_needs_the_certificates(tmp_path, make_config, capsys):
+    ca, cert, key = _certificates(tmp_path)
+    processes = LocalDask(tmp_path, tls=(ca, cert, key))
+    try:
+        processes.ensure_workers(["t1"])
+        assert processes.address.startswith("tls://127.0.0.1:")
+        path = make_config(FIELD.format(groups=1, output="tls.sqlite"))
+        assert main(["tournament", str(path), "--quiet", "--scheduler", processes.address]) == 2
+        assert "TLS needs the cluster's CA file" in capsys.readouterr().err
+        assert main(["tournament", str(path), "--quiet", "--scheduler", processes.address,
+                     "--tls-ca-file", ca, "--tls-cert", cert, "--tls-key", key]) == 0
+        assert "Results:" in capsys.readouterr().out
+    finally:
+        processes.stop()

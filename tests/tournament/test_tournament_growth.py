@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from cardref.cli import main
+from cardref.tournament.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -53,6 +54,20 @@ def test_an_old_results_file_migrates_and_still_reports_replays_and_resumes(tmp_
     # The same config resumes the migrated file: nothing is left to play.
     assert main(["tournament", str(config), "--workers", "1"]) == 0
     assert "18 games (18 already played)" in capsys.readouterr().out
+
+
+def test_an_old_file_that_cannot_be_written_says_why(tmp_path, capsys, monkeypatch):
+    _, results = _old_file(tmp_path)
+
+    def read_only(self) -> None:  # as SQLite answers for a file it may not write
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(Store, "_migrate_keys", read_only)
+    assert main(["report", str(results)]) == 2
+    err = capsys.readouterr().err
+    assert "written by an older cardref (game keys numbering lineups); it is brought up " \
+           "to date when opened, which failed: attempt to write a readonly database. " \
+           "Make the file writable, or open a writable copy." in err
 
 
 def test_more_deal_groups_and_a_new_bot_play_only_the_new_games(tmp_path, capsys,

@@ -68,7 +68,13 @@ class Store:
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
             if self.meta().get("schema") == "1":
-                self._migrate_keys()
+                try:
+                    self._migrate_keys()
+                except sqlite3.OperationalError as e:
+                    raise StoreError(
+                        f"{self.path}: written by an older cardref (game keys numbering "
+                        f"lineups); it is brought up to date when opened, which failed: {e}. "
+                        "Make the file writable, or open a writable copy.") from None
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable results file: {e}") from None
         self.extended: list[str] = []  # how initialise() extended the tournament
