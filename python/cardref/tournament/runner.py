@@ -66,10 +66,12 @@ def run(config: Config, store: Any, workers: int,
     loses only games in flight. ``executor`` defaults to this machine's
     (``workers`` processes); ``tracker`` to ``sprt_tracker``.
     """
+    finished = store.finished_keys()
+    if len(finished) == store.scheduled():  # nothing left: a finished tournament
+        return 0
     stopper = tracker if tracker is not None else sprt_tracker(config, store)
     if stopper is not None and stopper.decision:
         return 0
-    finished = store.finished_keys()
     schedule = store.schedule()
     todo = [g for g in schedule if g.key not in finished]
     failures = _FailureCount(config.disqualify_after)

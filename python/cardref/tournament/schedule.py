@@ -62,7 +62,12 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 def game_key(group: int, lineup: tuple[str, ...], seating_index: int) -> str:
     """``g<group>-<bot>,<bot>,...-s<seating>``: stable when the field grows."""
-    return f"g{group}-{','.join(quote(name, safe='') for name in lineup)}-s{seating_index}"
+    return f"g{group}-{lineup_name(lineup)}-s{seating_index}"
+
+
+def lineup_name(lineup: tuple[str, ...]) -> str:
+    """The lineup's part of a game key: its bots' names, %-escaped, by commas."""
+    return ",".join(quote(name, safe="") for name in lineup)
 
 
 @dataclass(frozen=True)
@@ -138,14 +143,14 @@ def build_schedule(config: Config) -> list[ScheduledGame]:
     run has played whole groups (the bootstrap resamples groups)."""
     tables = lineups(config.bot_names(), config.players, config.format, config.candidate)
     layouts = [seatings(t, config.rotation, config.teams) for t in tables]
+    names = [lineup_name(t) for t in tables]
     games: list[ScheduledGame] = []
     for group in range(config.deal_groups):
         seed = deal_seed(config.seed, group)
         for li, layout in enumerate(layouts):
             for si, seating in enumerate(layout):
                 games.append(ScheduledGame(
-                    key=game_key(group, tables[li], si), order=len(games), group=group,
-                    lineup=li,
-                    seating_index=si, seed=seed, seating=seating,
+                    key=f"g{group}-{names[li]}-s{si}", order=len(games), group=group,
+                    lineup=li, seating_index=si, seed=seed, seating=seating,
                 ))
     return games

@@ -223,8 +223,11 @@ class Store:
             "SELECT key, ord, deal_group, lineup, seating_index, seed, seating "
             "FROM schedule ORDER BY deal_group, ord"
         )
+        seatings: dict[str, tuple[str, ...]] = {}
+        for *_, text in self.db.execute("SELECT DISTINCT seating FROM schedule"):
+            seatings[text] = tuple(json.loads(text))
         return [ScheduledGame(key=k, order=o, group=g, lineup=li, seating_index=si,
-                              seed=int(s), seating=tuple(json.loads(st)))
+                              seed=int(s), seating=seatings[st])
                 for k, o, g, li, si, s, st in rows]
 
     def scheduled(self) -> int:
@@ -289,7 +292,7 @@ class Store:
             {"key": k, "group": grp, "lineup": li, "seed": int(seed),
              "seating": parse(seating), "statuses": parse(statuses),
              "messages": parse(messages), "engine_placements": parse(ep),
-             "placements": parse(pl), "scores": json.loads(sc), "seconds": secs}
+             "placements": parse(pl), "scores": parse(sc), "seconds": secs}
             for k, grp, li, seed, seating, statuses, messages, ep, pl, sc, secs in rows
         ]
 
