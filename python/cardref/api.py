@@ -53,6 +53,7 @@ def simulate(
     seed: int = 0,
     threads: Optional[int] = None,
     records: bool = False,
+    scheduler: Optional[str] = None,
     **variant: Any,
 ) -> dict[str, Any]:
     """Play ``games`` complete games inside the Rust core with native bots.
@@ -66,6 +67,15 @@ def simulate(
     ``seats`` (per seat: ``bot``, ``mean_placement``, ``wins``, ``mean_score``);
     with ``records=True`` also ``records``: per game its ``seed``, ``actions``,
     ``scores`` and ``placements`` (``load(...).new_state(seed)`` replays it).
+
+    ``scheduler`` (a Dask scheduler's address, ``cardref[dask]``) splits the
+    games over that cluster's workers, with the same results as here for the
+    same seed (docs/scaling.md); ``threads`` is then the cluster's.
     """
+    if scheduler is not None:
+        from . import cluster
+
+        return cluster.simulate(scheduler, game_id, players, games, list(bots), seed,
+                                records, variant)
     game = load(game_id, players, engine="rust", **variant)
     return game.simulate(list(bots), games, seed, threads, records)

@@ -268,6 +268,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from . import refbench
 
         return refbench.main(argv)
+    if argv is not None and "--cluster" in argv:
+        from . import clusterbench
+
+        return clusterbench.main(argv)
+    if argv is not None and "--results" in argv:
+        from . import resultsbench
+
+        return resultsbench.main(argv)
     parser = argparse.ArgumentParser(prog="cardref bench",
                                      description=__doc__.split("\n\n")[0].replace("``", ""))
     parser.add_argument("games", nargs="*", help="game ids (default: every game)")

@@ -37,9 +37,16 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--quiet", action="store_true", help="no progress display")
     t.add_argument("--deal-groups", type=int, help="override deal_groups (e.g. a smoke test)")
     t.add_argument("--output", type=Path, help="override the results file")
+    t.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play on a Dask cluster, e.g. tls://10.0.0.5:8786 (docs/scaling.md)")
+    t.add_argument("--tls-ca-file", help="the cluster's CA certificate (tls:// schedulers)")
+    t.add_argument("--tls-cert", help="this client's TLS certificate")
+    t.add_argument("--tls-key", help="this client's TLS private key")
+    t.add_argument("--insecure", action="store_true",
+                   help="allow a plain tcp:// scheduler beyond this machine")
     r = sub.add_parser("replay", help="re-play a stored game and check its result")
     r.add_argument("file", type=Path, help="a tournament's results file (.sqlite)")
-    r.add_argument("game", help="the game's key, e.g. g0-l0-s1")
+    r.add_argument("game", help="the game's key, e.g. g0-alice,bob-s1")
     r.add_argument("--steps", action="store_true", help="show every action")
     p = sub.add_parser("report", help="publish a results file")
     p.add_argument("file", type=Path, help="a tournament's results file (.sqlite)")
@@ -81,6 +88,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     if argv[:1] == ["bench"]:
         return _bench(argv[1:])
     args = _parser().parse_args(argv)
+    from .cluster import ClusterError
     from .tournament.config import ConfigError
     from .tournament.store import StoreError
 
@@ -90,7 +98,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         if args.command == "replay":
             return _replay(args)
         return _report(args)
-    except (ConfigError, StoreError, UsageError) as e:
+    except (ConfigError, StoreError, UsageError, ClusterError) as e:
         for line in str(e).splitlines():  # a config error may list several problems
             print(f"cardref {args.command}: error: {line}", file=sys.stderr)
         return 2
@@ -134,10 +142,14 @@ def _tournament(args: argparse.Namespace) -> int:
         resuming = store.initialise(config, schedule)
         workers = args.workers or config.workers or os.cpu_count() or 1
         done = len(store.finished_keys())
+        if store.extended and not args.quiet:
+            console.print("Extending the tournament: " + "; ".join(store.extended))
+        executor, where = _cluster(args, config) if args.scheduler else (
+            None, f"{workers} worker(s)")
         if not args.quiet:
             verb = "Resuming" if resuming else "Starting"
             console.print(f"{verb} {config.game} tournament: {len(schedule)} games "
-                          f"({done} already played), {workers} worker(s), "
+                          f"({done} already played), {where}, "
                           f"results in {config.output}", markup=False, highlight=False)
             if config.submitted():
                 console.print(f"Submitted bots: {config.sandbox.describe()}", markup=False,
@@ -146,9 +158,9 @@ def _tournament(args: argparse.Namespace) -> int:
         faults: Optional[runner.RefereeFaults] = None
         try:
             if args.quiet:
-                runner.run(config, store, workers, on_fault=_report_fault)
+                runner.run(config, store, workers, executor=executor, on_fault=_report_fault)
             else:
-                _run_live(config, store, workers, len(schedule), done, console)
+                _run_live(config, store, workers, len(schedule), done, console, executor)
         except runner.RefereeFaults as e:
             faults = e
         except runner.TournamentStopped as e:
@@ -162,6 +174,9 @@ def _tournament(args: argparse.Namespace) -> int:
             print(f"cardref tournament: interrupted; {len(store.finished_keys())} games are "
                   "stored; run the same command again to resume", file=sys.stderr)
             return 130
+        finally:
+            if executor is not None:
+                executor.client.close()
         results = results_from_store(store)
     print_results(results, console)
     console.print(f"Results: {config.output}", markup=False, highlight=False)
@@ -178,13 +193,29 @@ def _report_fault(fault: Any) -> None:
           f"on any bot): {fault.message}", file=sys.stderr)
 
 
+def _cluster(args: argparse.Namespace, config: Any) -> tuple[Any, str]:
+    """The Dask executor of ``--scheduler``, and how to describe it."""
+    from .cluster import Credentials, connect
+    from .tournament.cluster import DaskExecutor
+    from .tournament.referee import TableSetup
+
+    client = connect(args.scheduler, Credentials(args.tls_ca_file, args.tls_cert, args.tls_key),
+                     insecure=args.insecure)
+    setup = TableSetup.from_config(config)
+    threads = client.nthreads()
+    where = (f"a Dask cluster at {client.scheduler.address} ({len(threads)} worker(s), "
+             f"{sum(threads.values())} thread(s))")
+    return DaskExecutor(client, setup, one_per_group=bool(setup.isolated)), where
+
+
 def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
-              console: Any) -> None:
+              console: Any, executor: Any = None) -> None:
     """Run with a progress bar (with ETA) and standings that update as games end."""
     from rich.console import Group
     from rich.live import Live
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table
+    from rich.text import Text
 
     from .tournament import runner
     from .tournament.referee import GameRecord
@@ -206,19 +237,28 @@ def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
             table.add_row(name, str(seats), f"{place:.2f}", shown, str(fails))
         return table
 
+    test = runner.sprt_tracker(config, store)
+
+    def view() -> Group:
+        parts = [progress, standings()]
+        if test is not None:  # the early-stopping test's LLR, bounds and decision
+            parts.append(Text(test.status()))
+        return Group(*parts)
+
     last = 0.0
-    with Live(Group(progress, standings()), console=console, refresh_per_second=4) as live:
+    with Live(view(), console=console, refresh_per_second=4) as live:
 
         def on_game(record: GameRecord) -> None:
             nonlocal last
             tally.add(record.seating, record.placements, record.statuses)
             progress.advance(task)
             if time.monotonic() - last > 0.25:
-                live.update(Group(progress, standings()))
+                live.update(view())
                 last = time.monotonic()
 
-        runner.run(config, store, workers, on_game, on_fault=_report_fault)
-        live.update(Group(progress, standings()))
+        runner.run(config, store, workers, on_game, executor=executor, tracker=test,
+                   on_fault=_report_fault)
+        live.update(view())
     console.print()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import textwrap
 from pathlib import Path
 from typing import Callable
@@ -87,3 +88,23 @@ def make_config(workspace: Path) -> Callable[..., Path]:
         return path
 
     return write
+
+
+@pytest.fixture
+def stored_games() -> Callable[..., tuple[list, list]]:
+    """``stored_games(path)``: a results file's games and actions by key."""
+    return read_stored_games
+
+
+def read_stored_games(path: Path, engine_placements: bool = False) -> tuple[list, list]:
+    """Every stored game and action of a results file, by game key (timings
+    left out: they differ from run to run)."""
+    db = sqlite3.connect(path)
+    extra = "engine_placements, " if engine_placements else ""
+    games = list(db.execute(f"SELECT key, seed, seating, statuses, {extra}placements, scores "
+                            "FROM games ORDER BY key"))
+    actions = list(db.execute(
+        "SELECT s.key, a.step, a.seat, a.actor, a.action FROM actions a "
+        "JOIN schedule s ON s.ord = a.game ORDER BY s.key, a.step"))
+    db.close()
+    return games, actions

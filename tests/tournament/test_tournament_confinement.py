@@ -516,8 +516,12 @@ def test_a_fault_of_the_referee_is_not_stored_and_a_resume_plays_the_game(run, m
     field = _bot_entry("random", run.bot("random", RANDOM))
     config = run.folder / "t.toml"
     config.write_text(CONFIG.format(field=field, limits="", decision=1.0, groups=1))
+    from cardref.tournament.config import load_config
+    from cardref.tournament.schedule import build_schedule
+
     real = referee._engine
-    broken = {"g0-l0-s1"}
+    broken = {build_schedule(load_config(config))[1].key}
+    key = next(iter(broken))
 
     class Faulty:
         """The engine, failing on one game's observations (no bot's doing)."""
@@ -547,7 +551,7 @@ def test_a_fault_of_the_referee_is_not_stored_and_a_resume_plays_the_game(run, m
     monkeypatch.setattr(referee, "play_game", play_game)
     assert main(["tournament", str(config), "--workers", "1", "--quiet"]) == 1
     err = capsys.readouterr().err
-    assert "REFEREE FAULT in game g0-l0-s1" in err and "not blamed on any bot" in err
+    assert f"REFEREE FAULT in game {key}" in err and "not blamed on any bot" in err
     assert "run the same command again" in err
     with Store(run.folder / "results.sqlite") as store:
         every = {g.key for g in store.schedule()}

@@ -92,7 +92,8 @@ def test_reports_in_every_format_agree(results_file, capsys, tmp_path):
 
 def test_replay_reproduces_and_shows_steps(results_file, capsys):
     db = sqlite3.connect(results_file)
-    key, count = db.execute("SELECT game, COUNT(*) FROM actions GROUP BY game LIMIT 1").fetchone()
+    key, count = db.execute("SELECT s.key, COUNT(*) FROM actions a JOIN schedule s "
+                            "ON s.ord = a.game GROUP BY a.game LIMIT 1").fetchone()
     capsys.readouterr()
     assert main(["replay", str(results_file), key, "--steps"]) == 0
     out = capsys.readouterr().out

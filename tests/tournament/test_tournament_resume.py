@@ -41,17 +41,8 @@ def _finished(path: Path) -> int:
         db.close()
 
 
-def _rows(path: Path) -> tuple[list, list]:
-    db = sqlite3.connect(path)
-    games = list(db.execute("SELECT key, seed, seating, statuses, placements, scores "
-                            "FROM games ORDER BY key"))
-    actions = list(db.execute("SELECT game, step, seat, actor, action FROM actions "
-                              "ORDER BY game, step"))
-    db.close()
-    return games, actions
-
-
-def test_a_killed_run_resumes_without_losing_or_replaying_games(make_config, workspace):
+def test_a_killed_run_resumes_without_losing_or_replaying_games(make_config, workspace,
+                                                                stored_games):
     config = make_config(SLOW.format(output="killed.sqlite"))
     out = workspace / "killed.sqlite"
     command = [sys.executable, "-m", "cardref.cli", "tournament", str(config),
@@ -71,14 +62,14 @@ def test_a_killed_run_resumes_without_losing_or_replaying_games(make_config, wor
 
     rerun = subprocess.run(command, cwd=workspace, capture_output=True, text=True, timeout=120)
     assert rerun.returncode == 0, rerun.stderr
-    games, actions = _rows(out)
+    games, actions = stored_games(out)
     assert len(games) == total and len({g[0] for g in games}) == total
 
     # The same tournament run in one go stores exactly the same games and actions.
     fresh = workspace / "fresh.sqlite"
     assert main(["tournament", str(config), "--workers", "1", "--quiet",
                  "--output", str(fresh)]) == 0
-    assert _rows(fresh) == (games, actions)
+    assert stored_games(fresh) == (games, actions)
 
 
 def test_ctrl_c_stops_cleanly_and_the_rerun_completes(make_config, workspace):
@@ -119,26 +110,27 @@ builtin = "heuristic"
 """
 
 
-def test_a_changed_config_is_refused_unless_restarted(make_config, workspace, capsys):
+def test_a_changed_config_is_refused_unless_restarted(make_config, workspace, capsys,
+                                                      stored_games):
     path = make_config(QUICK.format(end_score=20))
     assert main(["tournament", str(path), "--workers", "1", "--quiet"]) == 0
     out = workspace / "quick.sqlite"
-    first = _rows(out)
+    first = stored_games(out)
     # Running again resumes: nothing left to play, nothing changes.
     assert main(["tournament", str(path), "--workers", "1"]) == 0
     assert "(6 already played)" in capsys.readouterr().out
-    assert _rows(out) == first
+    assert stored_games(out) == first
 
     make_config(QUICK.format(end_score=30))
     capsys.readouterr()
     assert main(["tournament", str(path), "--workers", "1", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "holds results of a different config" in err and "--restart" in err
-    assert "what changed since: params.end_score: 20 -> 30." in err, err
-    assert _rows(out) == first
+    assert "what changed since: params.end_score: 20 -> 30. " in err, err
+    assert stored_games(out) == first
 
     assert main(["tournament", str(path), "--workers", "1", "--quiet", "--restart"]) == 0
-    again = _rows(out)
+    again = stored_games(out)
     assert len(again[0]) == 6 and again != first
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from pathlib import Path
 
 import pytest
 
@@ -113,17 +112,6 @@ def test_final_placements_put_forfeits_last():
     assert final_placements([1, 3, 1, 3], {0, 1}, teams) == [1, 1, 1, 1]
 
 
-def _stored(path: Path) -> tuple[list, list]:
-    db = sqlite3.connect(path)
-    games = list(db.execute(
-        "SELECT key, seed, seating, statuses, engine_placements, placements, scores "
-        "FROM games ORDER BY key"))
-    actions = list(db.execute(
-        "SELECT game, step, seat, actor, action FROM actions ORDER BY game, step"))
-    db.close()
-    return games, actions
-
-
 DETERMINISM = """
 game = "take5"
 players = 3
@@ -144,20 +132,21 @@ path = "bots/first.py"
 
 
 @pytest.mark.parametrize("workers", [2])
-def test_results_are_identical_for_every_number_of_workers(make_config, workspace, workers):
+def test_results_are_identical_for_every_number_of_workers(make_config, workspace, workers,
+                                                            stored_games):
     path = make_config(DETERMINISM)
     one, many = workspace / "one.sqlite", workspace / "many.sqlite"
     assert main(["tournament", str(path), "--workers", "1", "--quiet", "--output", str(one)]) == 0
     assert main(["tournament", str(path), "--workers", str(workers), "--quiet",
                  "--output", str(many)]) == 0
-    games, actions = _stored(one)
+    games, actions = stored_games(one, engine_placements=True)
     assert len(games) == 2 * 6 and len(actions) > 12 * 100
-    assert _stored(many) == (games, actions)
+    assert stored_games(many, engine_placements=True) == (games, actions)
     # Random bots really are seeded per game: the games of one group differ.
     assert len({g[6] for g in games}) > 1
 
 
-def test_the_reference_engine_referees_identically(make_config, workspace):
+def test_the_reference_engine_referees_identically(make_config, workspace, stored_games):
     rust = workspace / "rust.sqlite"
     ref = workspace / "reference.sqlite"
     assert main(["tournament", str(make_config(DETERMINISM)), "--workers", "1", "--quiet",
@@ -165,7 +154,7 @@ def test_the_reference_engine_referees_identically(make_config, workspace):
     path = make_config('engine = "reference"\n' + DETERMINISM, name="ref.toml")
     assert main(["tournament", str(path), "--workers", "1", "--quiet",
                  "--output", str(ref)]) == 0
-    assert _stored(ref) == _stored(rust)
+    assert stored_games(ref, True) == stored_games(rust, True)
 
 
 def test_a_bot_calling_sys_exit_forfeits_instead_of_ending_the_run(make_config, workspace):

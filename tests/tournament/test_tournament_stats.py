@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-from openskill.models import PlackettLuce
+import math
 
-from cardref.tournament.stats import (
-    LiveTally,
-    compute,
-    openskill_ratings,
-    percentile,
-    rating_resamples,
-    win_shares,
-)
+import pytest
+
+from cardref.tournament.bootstrap import GroupCounts, interval, percentile
+from cardref.tournament.stats import LiveTally, compute, win_shares
 
 
 def _game(key, group, seating, placements, scores):
@@ -64,23 +59,20 @@ def test_bootstrap_intervals_resample_deal_groups():
     assert compute(GAMES, ["x", "y"], None, resamples=1000, seed=1)["standings"][0] == x
 
 
-def test_openskill_rating_matches_the_model_game_by_game():
-    model = PlackettLuce()
-    x, y = model.rating(name="x"), model.rating(name="y")
-    [[x], [y]] = model.rate([[x], [y]], ranks=[1, 2])
-    [[y], [x]] = model.rate([[y], [x]], ranks=[1, 2])
-    got = openskill_ratings(GAMES[:2], ["x", "y"], None)
-    assert got == {"x": pytest.approx(x.mu), "y": pytest.approx(y.mu)}
+def test_the_rating_is_one_fit_to_all_games_whatever_their_order():
+    # x placed ahead of y in games a and d, tied in c, behind in b: x won 2.5
+    # of 4 choices, so with the prior's slight pull the fit is just under
+    # 400 log10(2.5 / 1.5) apart, the field's mean at 0.
+    standings = compute(GAMES, ["x", "y"], None, resamples=100)["standings"]
+    x, y = (s["rating"]["value"] for s in standings)
+    assert x == pytest.approx(-y)
+    assert 0.95 * 400 * math.log10(5 / 3) < x - y < 400 * math.log10(5 / 3)
+    again = compute(GAMES[::-1], ["x", "y"], None, resamples=100)["standings"]
+    assert [s["rating"] for s in again] == [s["rating"] for s in standings]
 
 
-def test_a_bot_seated_twice_gets_the_mean_of_its_updates():
+def test_a_bot_seated_twice_counts_every_seat():
     game = _game("a", 0, ["x", "y", "x", "y"], [1, 2, 3, 4], [0, 0, 0, 0])
-    model = PlackettLuce()
-    r = [model.rating() for _ in range(4)]
-    new = [team[0] for team in model.rate([[p] for p in r], ranks=[1, 2, 3, 4])]
-    got = openskill_ratings([game], ["x", "y"], None)
-    assert got["x"] == pytest.approx((new[0].mu + new[2].mu) / 2)
-    assert got["y"] == pytest.approx((new[1].mu + new[3].mu) / 2)
     stats = compute([game], ["x", "y"], None, resamples=100)["standings"]
     assert [s["mean_placement"]["value"] for s in stats] == [2.0, 3.0]
     assert stats[0]["games"] == 1 and stats[0]["seats"] == 2
@@ -104,18 +96,32 @@ def test_failures_are_counted_per_bot_and_status():
     assert results["standings"][1]["failures"] == 2
 
 
-def test_the_rating_bootstrap_has_a_budget():
-    assert rating_resamples(1000, 100) == 200
-    assert rating_resamples(150, 10) == 150
-    assert rating_resamples(1000, 400) == 100
-    assert rating_resamples(1000, 100_000) == 50
-
-
-def test_percentile_interpolates():
+def test_intervals_interpolate_the_percentiles():
+    values = [float(v) for v in range(41)]  # 2.5th percentile at 1, 97.5th at 39
+    assert interval(values, 20.0) == {"value": 20.0, "low": 1.0, "high": 39.0}
+    assert interval([2.0, 1.0], 1.5) == {"value": 1.5, "low": 1.025, "high": 1.975}
+    assert interval([5.0], 4.0) == {"value": 4.0, "low": 5.0, "high": 5.0}
+    assert interval([], 4.0) == {"value": 4.0, "low": 4.0, "high": 4.0}
+    # Equal neighbours give their value exactly, so a point equal to every
+    # resample is inside its interval (a weighted mean can miss by a bit).
+    third = 7 / 3
+    assert interval([third] * 1000, third) == {"value": third, "low": third, "high": third}
     assert percentile([1.0, 2.0, 3.0, 4.0], 0.5) == 2.5
-    assert percentile([1.0, 2.0, 3.0, 4.0], 0.0) == 1.0
-    assert percentile([1.0, 2.0, 3.0, 4.0], 1.0) == 4.0
-    assert percentile([5.0], 0.975) == 5.0
+
+
+def test_group_counts_sum_exactly_over_resamples():
+    counts = GroupCounts([[1, 0, 7], [2, 5, (1 << 40)]], 3)
+    assert counts.total() == [3, 5, 7 + (1 << 40)]
+    draws = list(counts.resamples(200, "seed"))
+    # Each resample draws two groups: 0+0, 0+1 or 1+1 (first field 2, 3 or 4).
+    assert {d[0] for d in draws} == {2, 3, 4}
+    assert all(d[1] == 5 * (d[0] - 2) for d in draws)
+    assert draws == list(counts.resamples(200, "seed"))
+    signed = GroupCounts([[-3, 1], [2, 1]], 2)  # a score may be negative
+    assert signed.total() == [-1, 2]
+    assert {tuple(d) for d in signed.resamples(100, "s")} == {(-6, 2), (-1, 2), (4, 2)}
+    with pytest.raises(ValueError):
+        GroupCounts([[1 << 63], [0]], 1)
 
 
 def test_the_live_standings_share_a_first_place_as_the_final_standings_do():

@@ -9,9 +9,15 @@ One job per module (``docs/architecture.md`` has the map):
 - ``seats``: how the referee reaches a bot (in-process or its own process);
 - ``sandbox`` and ``jail``: a submitted bot's confined process and its protocol;
 - ``executor``: where games are played (this process, or a process pool);
+- ``cluster`` and ``gamehost``: the Dask executor, and the process that
+  plays a worker's games;
 - ``runner``: a run: the games not yet stored, the failure policy;
+- ``sprt``: early stopping of a gauntlet (a sequential probability ratio test);
 - ``store``: the results file (SQLite), one transaction per game;
+- ``growth``: which config changes extend a results file;
 - ``stats``: every statistic, computed once from the stored games;
+- ``rating`` and ``bootstrap``: the batch Plackett–Luce rating, and the
+  bootstrap's exact sums over deal groups;
 - ``tables``: the report's tables, laid out once;
 - ``report`` and ``htmlpage``: the terminal, Markdown, CSV, JSON and HTML renderers.
 """

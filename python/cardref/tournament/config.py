@@ -80,6 +80,7 @@ class Config:
     bootstrap: int = 1000
     teams: Optional[list[list[int]]] = field(default=None)
     sandbox: Sandbox = field(default_factory=Sandbox)
+    sprt: Optional[dict[str, float]] = None  # [stop] sprt: elo0, elo1, alpha, beta
 
     def meaning(self) -> dict[str, Any]:
         """Everything that decides the games and their results, key by key.
@@ -119,6 +120,8 @@ class Config:
             meaning["disqualify_after"] = self.disqualify_after
         if self.sandbox.packages:
             meaning["packages"] = list(self.sandbox.packages)
+        if self.sprt:
+            meaning["stop"] = {"sprt": self.sprt}
         return meaning
 
     def submitted(self) -> bool:
@@ -285,6 +288,7 @@ TOP_KEYS = {
     "failure": "the failure policy",
     "report": "report settings",
     "sandbox": "how submitted bots are confined",
+    "stop": "early stopping (gauntlet)",
     "bots": "the field",
 }
 
@@ -335,6 +339,7 @@ def load_config(path: Path | str, deal_groups: Optional[int] = None,
     finally:
         close_servers()  # the checks' sandboxes: the games start their own
     candidate = _candidate(check, data, fmt, [b.name for b in bots])
+    sprt = _stop(check, data, fmt)
     if check.problems:
         raise ConfigError(check.problems)
     return Config(
@@ -343,7 +348,7 @@ def load_config(path: Path | str, deal_groups: Optional[int] = None,
         candidate=candidate, rotation=rotation, engine=engine,
         decision_seconds=limits.decision_seconds, failure_policy=policy, limits=limits,
         disqualify_after=disqualify, workers=workers, bootstrap=bootstrap,
-        teams=TEAM_GAMES.get(game), sandbox=sandbox,
+        teams=TEAM_GAMES.get(game), sandbox=sandbox, sprt=sprt,
     )
 
 
@@ -446,6 +451,45 @@ def _candidate(check: _Checker, data: dict, fmt: Any, names: list[str]) -> Optio
     if "candidate" in data:
         check.fail("candidate", data["candidate"], 'only allowed with format = "gauntlet"')
     return None
+
+
+SPRT_KEYS = {"elo0": "Elo difference of H0", "elo1": "Elo difference of H1",
+             "alpha": "false positive rate", "beta": "false negative rate"}
+
+
+def _stop(check: _Checker, data: dict, fmt: Any) -> Optional[dict[str, float]]:
+    """``[stop] sprt = { elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05 }`` (sprt.py)."""
+    spec = _subtable(check, data, "stop", {"sprt": "a sequential probability ratio test"})
+    if "sprt" not in spec:
+        return None
+    spec = spec["sprt"]
+    if fmt != "gauntlet":
+        check.fail("stop.sprt", spec, 'only allowed with format = "gauntlet"')
+        return None
+    if not isinstance(spec, dict):
+        check.fail("stop.sprt", spec, "must be a table, e.g. "
+                   "{ elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05 }")
+        return None
+    check.table(spec, "stop.sprt", SPRT_KEYS)
+    out: dict[str, float] = {}
+    for key in SPRT_KEYS:
+        value = spec.get(key, 0.05 if key in ("alpha", "beta") else ...)
+        if value is ...:
+            check.missing(f"stop.sprt.{key}", "must be a number of Elo points")
+            continue
+        is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if key in ("alpha", "beta") and not (is_number and 0 < value < 0.5):
+            check.fail(f"stop.sprt.{key}", value, "must be a number between 0 and 0.5")
+        elif not is_number or not -2000 <= value <= 2000:
+            check.fail(f"stop.sprt.{key}", value, "must be a number of Elo points "
+                       "from -2000 to 2000")
+        else:
+            out[key] = float(value)
+    if len(out) < len(SPRT_KEYS):
+        return None
+    if out["elo0"] >= out["elo1"]:
+        check.fail("stop.sprt.elo1", spec["elo1"], f"must be greater than elo0 ({spec['elo0']})")
+    return out
 
 
 def _subtable(check: _Checker, data: dict, key: str, allowed: dict[str, str]) -> dict:

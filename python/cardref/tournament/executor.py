@@ -112,6 +112,10 @@ class GameQueue:
     def finished(self, game: ScheduledGame) -> None:
         self.busy.discard(game.group)
 
+    def waiting(self) -> int:
+        """How many games are still to hand out."""
+        return sum(len(games) for games in self.groups.values())
+
     def __bool__(self) -> bool:
         return bool(self.groups)
 

@@ -57,6 +57,15 @@ def _table(table: Table) -> str:
             f'<tbody>{"".join(rows)}</tbody></table>')
 
 
+def _sprt(results: dict[str, Any]) -> str:
+    """The early-stopping test's section, if the tournament has one."""
+    lines = tables.sprt_lines(results)
+    if not lines:
+        return ""
+    return ('<h2>Early stopping (SPRT)</h2>\n'
+            + "".join(f'<p class="sprt">{e(line)}</p>' for line in lines))
+
+
 def ci_chart(results: dict[str, Any], key: str, label: str, lower_is_better: bool) -> str:
     """An inline SVG: one row per bot, a dot at the value and a bar for the CI."""
     rows = results["standings"]
@@ -133,9 +142,10 @@ def to_html(results: dict[str, Any]) -> str:
 {_table(standings)}
 <p>95% confidence intervals from a bootstrap over deal groups
 ({results["tournament"]["bootstrap"]} resamples).</p>{ties}
+{_sprt(results)}
 <h2>Confidence intervals</h2>
 {ci_chart(results, "mean_placement", "Mean placement", True)}
-{ci_chart(results, "rating", "Rating, openskill mu", False)}
+{ci_chart(results, "rating", "Rating (Plackett–Luce, Elo scale)", False)}
 <h2>{h2h.title}</h2>
 <p>{h2h.note}</p>
 {_table(h2h)}

@@ -89,6 +89,8 @@ def print_results(results: dict[str, Any], console: Console) -> None:
         console.print(Text(tables.TIE_NOTE))
     for warning in results.get("warnings", []):
         console.print(Text("Warning: " + warning, style="bold yellow"))
+    for line in tables.sprt_lines(results):
+        console.print(Text(line))
     print_fitting(console, tables.head_to_head(results),
                   "Head-to-head: share of meetings the row bot placed better", keep=1)
     print_fitting(console, tables.by_seat(results), "Mean placement by seat", keep=1)
@@ -147,6 +149,8 @@ def to_markdown(results: dict[str, Any]) -> str:
              *(f"> **Warning:** {md_text(w)}\n" for w in results.get("warnings", [])),
              *([f"Submitted bots: {md_text(sandbox)}", ""] if sandbox else []),
              standings.note, "", *_markdown(standings)]
+    if tables.sprt_lines(results):
+        lines += ["", "## Early stopping (SPRT)", "", *tables.sprt_lines(results)]
     lines += _md_section(tables.head_to_head(results))
     lines += _md_section(tables.by_seat(results))
     lines += ["", "## Failures", ""]

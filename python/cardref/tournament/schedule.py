@@ -19,6 +19,11 @@ seating, so every bot of a table meets the same cards from every seat.
   means, for every way to split the lineup into partnerships, the cyclic
   rotations of one seating of it: each bot still partners each other bot in
   turn and sits in every seat, in half as many games.
+- A game's key names its deal group, its lineup by the bots' names and its
+  seating's number within the lineup: ``g3-alice,bob,carol-s2``. Adding a bot
+  or deal groups never changes the key of a game already scheduled, so a
+  tournament can grow (characters other than letters, digits and ``_.-~`` in
+  a name are %-escaped, so the commas stay unambiguous).
 - Every game of deal group g uses the same seed: the (g+1)-th output of
   SplitMix64 seeded with the master seed (``deal_seed``). The seed depends only
   on the master seed and the group part of the game's key, never on the order
@@ -31,6 +36,7 @@ import hashlib
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Optional
+from urllib.parse import quote
 
 from ..rng import MASK64, SplitMix64
 from .config import Config
@@ -54,9 +60,20 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
+def game_key(group: int, lineup: tuple[str, ...], seating_index: int) -> str:
+    """``g<group>-<bot>,<bot>,...-s<seating>``: stable when the field grows."""
+    return f"g{group}-{lineup_name(lineup)}-s{seating_index}"
+
+
+def lineup_name(lineup: tuple[str, ...]) -> str:
+    """The lineup's part of a game key: its bots' names, %-escaped, by commas."""
+    return ",".join(quote(name, safe="") for name in lineup)
+
+
 @dataclass(frozen=True)
 class ScheduledGame:
-    """One game: its key (``g<group>-l<lineup>-s<seating>``), seed and seating."""
+    """One game: its key (``game_key``), seed and seating; ``lineup`` is the
+    lineup's position in this schedule, ``order`` the game's."""
 
     key: str
     order: int
@@ -126,13 +143,14 @@ def build_schedule(config: Config) -> list[ScheduledGame]:
     run has played whole groups (the bootstrap resamples groups)."""
     tables = lineups(config.bot_names(), config.players, config.format, config.candidate)
     layouts = [seatings(t, config.rotation, config.teams) for t in tables]
+    names = [lineup_name(t) for t in tables]
     games: list[ScheduledGame] = []
     for group in range(config.deal_groups):
         seed = deal_seed(config.seed, group)
         for li, layout in enumerate(layouts):
             for si, seating in enumerate(layout):
                 games.append(ScheduledGame(
-                    key=f"g{group}-l{li}-s{si}", order=len(games), group=group, lineup=li,
-                    seating_index=si, seed=seed, seating=seating,
+                    key=f"g{group}-{names[li]}-s{si}", order=len(games), group=group,
+                    lineup=li, seating_index=si, seed=seed, seating=seating,
                 ))
     return games

@@ -2,19 +2,17 @@
 
 Per bot, over every seat it played: mean placement (1 = best), win share (a
 first place shared by k seats or teams counts 1/k), mean game score (the
-game's own tally, whatever direction is good in that game) and an openskill
-Plackett–Luce rating (mu; every bot starts at 25), updated game by game in
-schedule order with teams as openskill teams. A bot seated several times at
-one table gets the mean of its updates.
+game's own tally, whatever direction is good in that game) and a rating: a
+Plackett–Luce model fitted to all games at once (``rating.py``), so it does
+not depend on the order the games were played in.
 
 Confidence intervals come from a bootstrap over deal groups: the deal groups
-played are resampled with replacement, every statistic is recomputed on the
-resample, and the 2.5th and 97.5th percentiles form the interval. Deal groups
-are the unit because the games of one group share their deal and so are not
-independent. The rating's bootstrap refits openskill per resample (about a
-tenth of a millisecond per game), so it uses ``rating_resamples``: at most 200,
-fewer for long tournaments (no fewer than 50); the other statistics use
-``report.bootstrap``.
+played are resampled with replacement ``report.bootstrap`` times, every
+statistic (the rating's fit included) is recomputed on each resample, and
+the 2.5th and 97.5th percentiles form the interval. Deal groups are the unit
+because the games of one group share their deal and so are not independent.
+Each group's counts are whole numbers, so a resample's totals are exact sums
+(``bootstrap.py``).
 
 Two bots next to each other in the ranking are marked as tied when the
 bootstrap distribution of the difference of their mean placements does not
@@ -27,23 +25,15 @@ running standings shown while a tournament plays, with the same win share.
 from __future__ import annotations
 
 import json
-import random
-from collections import defaultdict
+import math
+from collections import Counter, defaultdict
 from typing import Any, Optional
 
-from openskill.models import PlackettLuce
+from . import rating, sprt
+from .bootstrap import GroupCounts, interval, pack, unpack
 
 Teams = Optional[list[list[int]]]
 Stat = dict[str, float]  # {"value", "low", "high"}
-
-RATING_RESAMPLES = 200
-RATING_BUDGET = 40_000  # openskill updates the rating bootstrap may spend
-
-
-def rating_resamples(resamples: int, games: int) -> int:
-    """Resamples for the rating's interval: ``min(resamples, 200)``, reduced so
-    that resamples x games stays near RATING_BUDGET, but never below 50."""
-    return min(resamples, RATING_RESAMPLES, max(50, RATING_BUDGET // max(1, games)))
 
 
 def units_of(players: int, teams: Teams) -> list[list[int]]:
@@ -58,114 +48,114 @@ def win_shares(placements: list[int], teams: Teams) -> list[float]:
     return [1 / first if p == 1 else 0.0 for p in placements]
 
 
-def percentile(sorted_values: list[float], q: float) -> float:
-    """Linear-interpolation percentile (q in [0, 1]) of a sorted list.
-
-    The same interpolation as ``statistics.quantiles(method="inclusive")``,
-    computed as ``low + (high - low) * fraction``: that form is kept because
-    stored reports give their bounds to the last bit.
-    """
-    if len(sorted_values) == 1:
-        return sorted_values[0]
-    pos = q * (len(sorted_values) - 1)
-    low = int(pos)
-    high = min(low + 1, len(sorted_values) - 1)
-    return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (pos - low)
-
-
-# The rating -------------------------------------------------------------------
-
-
-def openskill_ratings(games: list[dict[str, Any]], bots: list[str],
-                      teams: Teams) -> dict[str, float]:
-    """Openskill Plackett–Luce mu per bot after all ``games``, in the order given."""
-    model = PlackettLuce()
-    ratings = {name: model.rating(name=name) for name in bots}
-    for game in games:
-        seating, placements = game["seating"], game["placements"]
-        units = units_of(len(seating), teams)
-        # A fresh copy per seat: a bot seated twice must not share one object.
-        rated = model.rate(
-            [[model.rating(mu=ratings[seating[seat]].mu, sigma=ratings[seating[seat]].sigma)
-              for seat in unit] for unit in units],
-            ranks=[placements[unit[0]] for unit in units],
-        )
-        updates: dict[str, list[Any]] = defaultdict(list)
-        for unit, team in zip(units, rated):
-            for seat, new in zip(unit, team):
-                updates[seating[seat]].append(new)
-        for name, news in updates.items():
-            ratings[name] = model.rating(
-                mu=sum(r.mu for r in news) / len(news),
-                sigma=sum(r.sigma for r in news) / len(news), name=name,
-            )
-    return {name: r.mu for name, r in ratings.items()}
-
-
 # Standings with bootstrap intervals --------------------------------------------
 
-Sums = dict[tuple[int, str], list[float]]  # (group, bot) -> [seats, placement, wins, score]
+FIELDS = 3  # per bot: seats, sum of placements, wins (x win_scale); scores come last
 
 
-def _group_sums(games: list[dict[str, Any]], teams: Teams) -> Sums:
-    """Per deal group and bot: seats played and the sums of each statistic."""
-    sums: Sums = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
-    for game in games:
-        shares = win_shares(game["placements"], teams)
-        for seat, name in enumerate(game["seating"]):
-            s = sums[(game["group"], name)]
-            s[0] += 1
-            s[1] += game["placements"][seat]
-            s[2] += shares[seat]
-            s[3] += float(game["scores"][seat])
-    return sums
+class _Tally:
+    """Per deal group, every count the standings need, as whole numbers: per
+    bot ``FIELDS`` counts, the rating's choice counts (``rating.Choices``),
+    then per bot the sum of its scores. Apart from the scores, a game's counts
+    depend only on its seating and placements: they are worked out once per
+    distinct pattern, packed in one integer (``bootstrap.pack``) that is added
+    to its group's."""
 
+    def __init__(self, games: list[dict[str, Any]], bots: list[str], teams: Teams) -> None:
+        players = max((len(g["seating"]) for g in games), default=1)
+        self.bots = bots
+        self.teams = teams
+        self.index = {name: i for i, name in enumerate(bots)}
+        self.win_scale = math.factorial(players)  # a multiple of every k in 1/k
+        self.choices = rating.Choices(len(bots), math.factorial(players))
+        self.fitter = rating.Fitter(self.choices)
+        self.patterns: dict[Any, int] = {}
+        packed: dict[int, int] = {}
+        scores: dict[int, list[Any]] = {}
+        index = self.index
+        for game in games:
+            g = game["group"]
+            seating = game["seating"]
+            key = (tuple(seating), tuple(game["placements"]))
+            pattern = self.patterns.get(key)
+            if pattern is None:
+                pattern = self.patterns[key] = self._pattern(*key)
+            packed[g] = packed.get(g, 0) + pattern
+            sums = scores.get(g)
+            if sums is None:
+                sums = scores[g] = [0] * len(bots)
+            for name, score in zip(seating, game["scores"]):
+                sums[index[name]] += score
+        self.group_ids = sorted(packed)
+        counted = FIELDS * len(bots) + self.choices.size
+        self.score_base = counted
+        integral = all(type(v) is int for sums in scores.values() for v in sums)
+        self.score_scale = 1 if integral else 1000
+        self.counts = GroupCounts(
+            [unpack(packed[g], counted) + [round(v * self.score_scale) for v in scores[g]]
+             for g in self.group_ids], counted + len(bots))
 
-def _means(sums: Sums, bots: list[str],
-           sample: list[int]) -> dict[str, Optional[tuple[float, float, float]]]:
-    """Mean placement, win share and score per bot over the groups of ``sample``."""
-    out: dict[str, Optional[tuple[float, float, float]]] = {}
-    for name in bots:
-        n = place = win = score = 0.0
-        for g in sample:
-            s = sums.get((g, name))
-            if s:
-                n, place, win, score = n + s[0], place + s[1], win + s[2], score + s[3]
-        out[name] = (place / n, win / n, score / n) if n else None
-    return out
+    def _pattern(self, seating: tuple[str, ...], placements: tuple[int, ...]) -> int:
+        """The packed counts of a game with this seating and these placements."""
+        fields: dict[int, int] = defaultdict(int)
+        shares = win_shares(list(placements), self.teams)
+        for name, place, share in zip(seating, placements, shares):
+            base = self.index[name] * FIELDS
+            fields[base] += 1
+            fields[base + 1] += place
+            fields[base + 2] += round(share * self.win_scale)
+        units = units_of(len(seating), self.teams)
+        designs = tuple(tuple(sorted(self.index[seating[s]] for s in unit)) for unit in units)
+        places = tuple(placements[unit[0]] for unit in units)
+        base = FIELDS * len(self.bots)
+        for field, weight in self.choices.of_game(designs, places):
+            fields[base + field] += weight
+        vector = [0] * (max(fields) + 1)
+        for field, amount in fields.items():
+            vector[field] = amount
+        return pack(vector)
+
+    def means(self, counts: list[int]) -> list[Optional[tuple[float, float, float]]]:
+        """Mean placement, win share and score per bot (None: no seat)."""
+        out: list[Optional[tuple[float, float, float]]] = []
+        for i in range(len(self.bots)):
+            seats, place, wins = counts[i * FIELDS:(i + 1) * FIELDS]
+            if not seats:
+                out.append(None)
+                continue
+            # One division of whole numbers each: the same ratio always gives
+            # the same float, so a point never falls outside its interval.
+            score = counts[self.score_base + i] / (self.score_scale * seats)
+            out.append((place / seats, wins / (self.win_scale * seats), score))
+        return out
+
+    def rating(self, counts: list[int]) -> list[float]:
+        """Ratings per bot: the first call fits every game, later calls
+        (resamples) start from that fit."""
+        return self.fitter.fit(counts[FIELDS * len(self.bots):self.score_base])
 
 
 Draws = dict[str, list[list[Optional[float]]]]  # bot -> statistic -> value per resample
 
 
-def _bootstrap(games: list[dict[str, Any]], sums: Sums, bots: list[str], teams: Teams,
-               resamples: int, seed: int) -> Draws:
+def _bootstrap(tally: _Tally, resamples: int, seed: int) -> Draws:
     """Per bot, the resampled values of the three means and the rating, one
     per resample (None where the bot played no game of the resample), so that
     two bots' values can be compared resample by resample."""
-    groups = sorted({game["group"] for game in games})
-    by_group: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for game in games:
-        by_group[game["group"]].append(game)
-    rng = random.Random(f"bootstrap-{seed}")
-    rating_draws = rating_resamples(resamples, len(games))
-    draws: Draws = {name: [[], [], [], []] for name in bots}
-    for r in range(resamples if groups else 0):
-        sample = [rng.choice(groups) for _ in groups]
-        for name, m in _means(sums, bots, sample).items():
+    draws: Draws = {name: [[], [], [], []] for name in tally.bots}
+    for counts in tally.counts.resamples(resamples, f"bootstrap-{seed}"):
+        means = tally.means(counts)
+        ratings = tally.rating(counts)
+        for name, m, r in zip(tally.bots, means, ratings):
+            d = draws[name]
             for i in range(3):
-                draws[name][i].append(None if m is None else m[i])
-        if r < rating_draws:
-            resampled = [game for g in sample for game in by_group[g]]
-            for name, mu in openskill_ratings(resampled, bots, teams).items():
-                draws[name][3].append(mu)
+                d[i].append(None if m is None else m[i])
+            d[3].append(None if m is None else r)
     return draws
 
 
 def _interval(draws: list[Optional[float]], value: float) -> Stat:
-    values = sorted(v for v in draws if v is not None) or [value]
-    return {"value": value, "low": percentile(values, 0.025),
-            "high": percentile(values, 0.975)}
+    return interval([v for v in draws if v is not None], value)
 
 
 def separated(better: list[Optional[float]], worse: list[Optional[float]]) -> bool:
@@ -175,8 +165,8 @@ def separated(better: list[Optional[float]], worse: list[Optional[float]]) -> bo
     above zero. Overlapping intervals would not say this: the two means move
     together across resamples (they share deals), so their difference is
     often far tighter than either interval."""
-    diffs = sorted(w - b for b, w in zip(better, worse) if b is not None and w is not None)
-    return bool(diffs) and percentile(diffs, 0.025) > 0
+    diffs = [w - b for b, w in zip(better, worse) if b is not None and w is not None]
+    return bool(diffs) and interval(diffs, 0.0)["low"] > 0
 
 
 def _mark_ties(entries: list[dict[str, Any]], draws: Draws) -> None:
@@ -193,33 +183,35 @@ def _mark_ties(entries: list[dict[str, Any]], draws: Draws) -> None:
 
 
 def standings(games: list[dict[str, Any]], bots: list[str], teams: Teams,
-              resamples: int = 1000, seed: int = 0) -> list[dict[str, Any]]:
+              resamples: int = 1000, seed: int = 0,
+              failures: Optional[dict[str, dict[str, int]]] = None) -> list[dict[str, Any]]:
     """One entry per bot that played, in rank order, each statistic with its CI."""
-    sums = _group_sums(games, teams)
-    groups = sorted({game["group"] for game in games})
-    point = _means(sums, bots, groups)
-    rating = openskill_ratings(games, bots, teams)
-    draws = _bootstrap(games, sums, bots, teams, resamples, seed)
-    failures = failure_counts(games, bots)
-    played: dict[str, set[str]] = defaultdict(set)
+    tally = _Tally(games, bots, teams)
+    totals = tally.counts.total()
+    point = tally.means(totals)
+    ratings = tally.rating(totals)
+    draws = _bootstrap(tally, resamples, seed)
+    if failures is None:
+        failures = failure_counts(games, bots)
+    played: Counter = Counter()
     for game in games:
-        for name in game["seating"]:
-            played[name].add(game["key"])
+        for name in set(game["seating"]):
+            played[name] += 1
     out = []
-    for name in bots:
-        m = point[name]
+    for i, name in enumerate(bots):
+        m = point[i]
         if m is None:
             continue
         d = draws[name]
         out.append({
             "rank": 0,
             "name": name,
-            "games": len(played[name]),
-            "seats": int(sum(sums[(g, name)][0] for g in groups if (g, name) in sums)),
+            "games": played[name],
+            "seats": totals[i * FIELDS],
             "mean_placement": _interval(d[0], m[0]),
             "win_share": _interval(d[1], m[1]),
             "mean_score": _interval(d[2], m[2]),
-            "rating": _interval(d[3], rating[name]),
+            "rating": _interval(d[3], ratings[i]),
             "failures": sum(failures[name].values()),
         })
     out.sort(key=lambda s: (s["mean_placement"]["value"], -s["win_share"]["value"],
@@ -233,15 +225,22 @@ def standings(games: list[dict[str, Any]], bots: list[str], teams: Teams,
 def compute(games: list[dict[str, Any]], bots: list[str], teams: Teams,
             resamples: int = 1000, seed: int = 0) -> dict[str, Any]:
     """Every result section, from finished games (dicts as ``Store.games``)."""
+    failures = failure_counts(games, bots)
     return {
-        "standings": standings(games, bots, teams, resamples, seed),
+        "standings": standings(games, bots, teams, resamples, seed, failures),
         "head_to_head": head_to_head(games, bots, teams),
         "by_seat": by_seat(games, bots),
-        "failures": failure_counts(games, bots),
+        "failures": failures,
     }
 
 
 # The other sections ---------------------------------------------------------------
+
+
+def _patterns(games: list[dict[str, Any]]) -> Counter:
+    """How many games had each (seating, placements): the sections below
+    depend on nothing else, and a tournament repeats a few hundred patterns."""
+    return Counter((tuple(g["seating"]), tuple(g["placements"])) for g in games)
 
 
 def head_to_head(games: list[dict[str, Any]], bots: list[str],
@@ -249,8 +248,7 @@ def head_to_head(games: list[dict[str, Any]], bots: list[str],
     """For bots a and b on opposing seats (or teams): the share of their meetings
     a placed better (ties count half) and the number of meetings."""
     tally: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for game in games:
-        seating, placements = game["seating"], game["placements"]
+    for (seating, placements), n in _patterns(games).items():
         unit = {}
         for u, seats in enumerate(units_of(len(seating), teams)):
             for seat in seats:
@@ -260,9 +258,9 @@ def head_to_head(games: list[dict[str, Any]], bots: list[str],
                 if a == b or unit[sa] == unit[sb]:
                     continue
                 t = tally[(a, b)]
-                t[1] += 1
+                t[1] += n
                 pa, pb = placements[sa], placements[sb]
-                t[0] += 1.0 if pa < pb else 0.5 if pa == pb else 0.0
+                t[0] += n * (1.0 if pa < pb else 0.5 if pa == pb else 0.0)
     return {a: {b: {"score": tally[(a, b)][0] / tally[(a, b)][1], "n": int(tally[(a, b)][1])}
                 for b in bots if (a, b) in tally} for a in bots}
 
@@ -271,11 +269,11 @@ def by_seat(games: list[dict[str, Any]], bots: list[str]) -> dict[str, list[dict
     """Mean placement of each bot in each seat."""
     tally: dict[tuple[str, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
     players = 0
-    for game in games:
-        players = max(players, len(game["seating"]))
-        for seat, name in enumerate(game["seating"]):
-            tally[(name, seat)][0] += game["placements"][seat]
-            tally[(name, seat)][1] += 1
+    for (seating, placements), n in _patterns(games).items():
+        players = max(players, len(seating))
+        for seat, name in enumerate(seating):
+            tally[(name, seat)][0] += n * placements[seat]
+            tally[(name, seat)][1] += n
     return {name: [{"seat": seat, "n": int(tally[(name, seat)][1]),
                     "mean_placement": tally[(name, seat)][0] / tally[(name, seat)][1]}
                    for seat in range(players) if (name, seat) in tally] for name in bots}
@@ -306,6 +304,10 @@ def results(store: Any) -> dict[str, Any]:
     games = store.games()
     bots = store.bot_names()
     teams = json.loads(meta["teams"])
+    test = sprt.tracker(json.loads(meta.get("meaning", "{}")), teams, store.group_sizes(),
+                        games)
+    if test is not None and test.decided_at is not None:  # what the test decided on
+        games = [game for game in games if game["group"] <= test.decided_at]
     out = compute(games, bots, teams, resamples=int(meta["bootstrap"]),
                   seed=int(meta["seed"]))
     out["tournament"] = {
@@ -313,10 +315,12 @@ def results(store: Any) -> dict[str, Any]:
         "params": json.loads(meta["params"]), "engine": meta["engine"],
         "format": meta["format"], "seed": int(meta["seed"]),
         "deal_groups": int(meta["deal_groups"]), "teams": teams,
-        "bots": bots, "games_scheduled": len(store.schedule()), "games_played": len(games),
+        "bots": bots, "games_scheduled": store.scheduled(), "games_played": len(games),
         "bootstrap": int(meta["bootstrap"]), "config": meta["config_text"],
         "sandbox": meta.get("sandbox", ""),
     }
+    if test is not None:
+        out["sprt"] = test.summary()
     out["failure_list"] = failure_list(games)
     out["warnings"] = warnings(games)
     return out

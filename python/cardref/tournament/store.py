@@ -3,7 +3,12 @@
 It holds the config as given (and its fingerprint), the schedule, and for
 every finished game its key, seed, seating, statuses, result and every action
 with the time it took. Each game is committed in one transaction, so a killed
-run loses at most the games in flight, and a rerun skips what is stored.
+run loses at most the games in flight, and a rerun skips what is stored. A
+config that raises ``deal_groups`` or adds bots extends the file (growth.py).
+
+Files of schema 1 (game keys numbering lineups by position) are migrated to
+schema 2 when opened: the keys are renamed (``schedule.game_key``) and the
+actions refer to their game by number.
 
 Seeds are stored as decimal text: SQLite integers are signed 64-bit and a
 seed may be as large as 2**64 - 1.
@@ -17,11 +22,19 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
-from .config import changes, fingerprint_of
+from . import growth
+from .config import fingerprint_of
 from .referee import GameRecord
-from .schedule import ScheduledGame
+from .schedule import ScheduledGame, game_key
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+
+#: Actions name their game by its number (``schedule.ord``, never reused): a
+#: game key names the bots of its lineup, far too long to repeat per action.
+ACTIONS = """CREATE TABLE IF NOT EXISTS {name} (
+    game INTEGER NOT NULL, step INTEGER NOT NULL, seat INTEGER NOT NULL,
+    actor TEXT NOT NULL, action TEXT NOT NULL, seconds REAL NOT NULL, cpu_seconds REAL,
+    PRIMARY KEY (game, step)) WITHOUT ROWID"""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,11 +50,7 @@ CREATE TABLE IF NOT EXISTS games (
     seating TEXT NOT NULL, statuses TEXT NOT NULL, messages TEXT NOT NULL,
     engine_placements TEXT NOT NULL, placements TEXT NOT NULL, scores TEXT NOT NULL,
     seconds REAL NOT NULL, finished_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS actions (
-    game TEXT NOT NULL REFERENCES games(key), step INTEGER NOT NULL, seat INTEGER NOT NULL,
-    actor TEXT NOT NULL, action TEXT NOT NULL, seconds REAL NOT NULL,
-    PRIMARY KEY (game, step));
-"""
+""" + ACTIONS.format(name="actions") + ";"
 
 
 class StoreError(Exception):
@@ -58,9 +67,18 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            if self.meta().get("schema") == "1":
+                try:
+                    self._migrate_keys()
+                except sqlite3.OperationalError as e:
+                    raise StoreError(
+                        f"{self.path}: written by an older cardref (game keys numbering "
+                        f"lineups); it is brought up to date when opened, which failed: {e}. "
+                        "Make the file writable, or open a writable copy.") from None
             self._migrate()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable results file: {e}") from None
+        self.extended: list[str] = []  # how initialise() extended the tournament
 
     def _migrate(self) -> None:
         """Columns added since a file was written (older files keep loading)."""
@@ -90,7 +108,7 @@ class Store:
         fingerprint = fingerprint_of(meaning)
         if meta:
             if meta.get("fingerprint") != fingerprint:
-                raise StoreError(self._changed(meta, meaning))
+                self._extend(config, schedule, meta, meaning)
             return True
         with self._transaction():
             rows = {
@@ -118,17 +136,81 @@ class Store:
             )
         return False
 
-    def _changed(self, meta: dict[str, str], meaning: dict[str, Any]) -> str:
+    def _changed(self, meta: dict[str, str], lines: list[str]) -> str:
         """The refusal of a config that no longer matches the stored results,
         naming what changed when the file recorded its config key by key."""
         what = "the config or a bot file has changed since"
-        if "meaning" in meta:
-            lines = changes(json.loads(meta["meaning"]), meaning)
-            if lines:
-                what = "what changed since: " + "; ".join(lines)
+        if lines:
+            what = "what changed since: " + "; ".join(lines)
         return (f"{self.path} holds results of a different config (first written from "
-                f"{meta.get('config_path', '?')}); {what}. Run with --restart to discard "
-                "those results and start over, or set a new output file.")
+                f"{meta.get('config_path', '?')}); {what}. Raising deal_groups and adding "
+                "bots extend a tournament; other changes would change results already "
+                "stored. Run with --restart to discard those results and start over, or "
+                "set a new output file.")
+
+    def _extend(self, config: Any, schedule: list[ScheduledGame], meta: dict[str, str],
+                meaning: dict[str, Any]) -> None:
+        """Grow the tournament to ``config`` (more deal groups, more bots),
+        keeping every stored game, or refuse (growth.py says which changes
+        may be played on)."""
+        if "meaning" not in meta:
+            raise StoreError(self._changed(meta, []))
+        old = json.loads(meta["meaning"])
+        refused = growth.refusals(old, meaning)
+        if refused:
+            raise StoreError(self._changed(meta, refused))
+        new = {g.key: g for g in schedule}
+        lost = [g.key for g in self.schedule()
+                if g.key not in new or (new[g.key].seed, new[g.key].seating) != (g.seed, g.seating)]
+        if lost:
+            raise StoreError(
+                f"{self.path}: the new field changes {len(lost)} scheduled games (e.g. "
+                f"{lost[0]}): with fewer bots than seats a table repeats bots, so adding a "
+                "bot changes every lineup. Run with --restart, or set a new output file.")
+        known = set(self.bot_names())
+        with self._transaction():
+            last = self.db.execute("SELECT COALESCE(MAX(ord), -1) FROM schedule").fetchone()[0]
+            stored = self._keys()
+            added = [g for g in schedule if g.key not in stored]
+            self.db.executemany(
+                "INSERT INTO schedule VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(g.key, last + 1 + i, g.group, g.lineup, g.seating_index, str(g.seed),
+                  json.dumps(list(g.seating))) for i, g in enumerate(added)])
+            first = len(known)
+            self.db.executemany(
+                "INSERT INTO bots VALUES (?, ?, ?, ?, ?)",
+                [(first + i, b.name, b.kind, b.target, b.source)
+                 for i, b in enumerate(b for b in config.bots if b.name not in known)])
+            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
+                ("fingerprint", fingerprint_of(meaning)),
+                ("meaning", json.dumps(meaning, sort_keys=True)),
+                ("deal_groups", str(config.deal_groups)),
+                ("config_path", str(config.path)), ("config_text", config.text)])
+        self.extended = growth.extension(old, meaning)
+
+    def _keys(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT key FROM schedule")}
+
+    def _migrate_keys(self) -> None:
+        """A file of schema 1 (keys ``g<group>-l<lineup>-s<seating>``, actions
+        by key) to schema 2: keys naming the lineup's bots (``game_key``;
+        seating 0 of each lineup is the lineup itself), actions by number."""
+        rows = list(self.db.execute(
+            "SELECT key, deal_group, lineup, seating_index, seating FROM schedule"))
+        lineup = {li: tuple(json.loads(seating)) for _, _, li, si, seating in rows if si == 0}
+        renamed = [(game_key(group, lineup[li], si), key) for key, group, li, si, _ in rows]
+        with self._transaction():
+            self.db.execute(ACTIONS.format(name="actions_by_number"))
+            old = {row[1] for row in self.db.execute("PRAGMA table_info(actions)")}
+            cpu = "a.cpu_seconds" if "cpu_seconds" in old else "NULL"
+            self.db.execute(
+                "INSERT INTO actions_by_number SELECT s.ord, a.step, a.seat, a.actor, "
+                f"a.action, a.seconds, {cpu} FROM actions a JOIN schedule s ON s.key = a.game")
+            self.db.execute("DROP TABLE actions")
+            self.db.execute("ALTER TABLE actions_by_number RENAME TO actions")
+            self.db.executemany("UPDATE schedule SET key = ? WHERE key = ?", renamed)
+            self.db.executemany("UPDATE games SET key = ? WHERE key = ?", renamed)
+            self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
 
     def _transaction(self) -> Any:
         db = self.db
@@ -145,47 +227,84 @@ class Store:
     # Games -------------------------------------------------------------------
 
     def schedule(self) -> list[ScheduledGame]:
+        """Every scheduled game, deal group by deal group (games added to a
+        group when a bot joined come after its first games)."""
         rows = self.db.execute(
             "SELECT key, ord, deal_group, lineup, seating_index, seed, seating "
-            "FROM schedule ORDER BY ord"
+            "FROM schedule ORDER BY deal_group, ord"
         )
+        seatings: dict[str, tuple[str, ...]] = {}
+        for *_, text in self.db.execute("SELECT DISTINCT seating FROM schedule"):
+            seatings[text] = tuple(json.loads(text))
         return [ScheduledGame(key=k, order=o, group=g, lineup=li, seating_index=si,
-                              seed=int(s), seating=tuple(json.loads(st)))
+                              seed=int(s), seating=seatings[st])
                 for k, o, g, li, si, s, st in rows]
+
+    def scheduled(self) -> int:
+        """How many games the schedule has."""
+        return int(self.db.execute("SELECT COUNT(*) FROM schedule").fetchone()[0])
+
+    def group_sizes(self) -> dict[int, int]:
+        """Scheduled games per deal group."""
+        return dict(self.db.execute(
+            "SELECT deal_group, COUNT(*) FROM schedule GROUP BY deal_group"))
 
     def finished_keys(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT key FROM games")}
 
     def save_game(self, record: GameRecord) -> None:
         """Store a finished game and its actions in one transaction."""
+        self.save_games([record])
+
+    def save_games(self, records: list[GameRecord]) -> None:
+        """Store finished games and their actions in one transaction."""
         with self._transaction():
-            self.db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.key, str(record.seed), json.dumps(record.seating),
-                 json.dumps(record.statuses), json.dumps(record.messages),
-                 json.dumps(record.engine_placements), json.dumps(record.placements),
-                 json.dumps(record.scores), record.seconds, time.time()),
-            )
-            cpu = record.cpu or [None] * len(record.actions)
-            self.db.executemany(
-                "INSERT INTO actions (game, step, seat, actor, action, seconds, cpu_seconds) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(record.key, i, seat, actor, action, seconds, used) for i, ((seat, actor,
-                 action, seconds), used) in enumerate(zip(record.actions, cpu))],
-            )
+            for record in records:
+                self.db.execute(
+                    "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (record.key, str(record.seed), json.dumps(record.seating),
+                     json.dumps(record.statuses), json.dumps(record.messages),
+                     json.dumps(record.engine_placements), json.dumps(record.placements),
+                     json.dumps(record.scores), record.seconds, time.time()),
+                )
+                number = self.db.execute("SELECT ord FROM schedule WHERE key = ?",
+                                         (record.key,)).fetchone()[0]
+                cpu = record.cpu or [None] * len(record.actions)
+                self.db.executemany(
+                    "INSERT INTO actions (game, step, seat, actor, action, seconds, "
+                    "cpu_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(number, i, seat, actor, action, seconds, used) for i, ((seat, actor,
+                     action, seconds), used) in enumerate(zip(record.actions, cpu))],
+                )
+
+    def checkpoint(self) -> None:
+        """Move the write-ahead log into the file (its size is then the data's)."""
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def games(self) -> list[dict[str, Any]]:
-        """Finished games in schedule order, with their deal group."""
+        """Finished games in schedule order, with their deal group.
+
+        The lists of a game are read-only: games that stored the same text
+        (a seating, all statuses "ok") share one list, which makes reading a
+        big tournament several times faster."""
         rows = self.db.execute(
             "SELECT g.key, s.deal_group, s.lineup, g.seed, g.seating, g.statuses, g.messages, "
             "g.engine_placements, g.placements, g.scores, g.seconds FROM games g "
-            "JOIN schedule s ON s.key = g.key ORDER BY s.ord"
+            "JOIN schedule s ON s.key = g.key ORDER BY s.deal_group, s.ord"
         )
+        seen: dict[str, Any] = {}
+
+        def parse(text: str) -> Any:
+            value = seen.get(text)
+            if value is None:
+                value = seen[text] = json.loads(text)
+            return value
+
         return [
             {"key": k, "group": grp, "lineup": li, "seed": int(seed),
-             "seating": json.loads(seating), "statuses": json.loads(statuses),
-             "messages": json.loads(messages), "engine_placements": json.loads(ep),
-             "placements": json.loads(pl), "scores": json.loads(sc), "seconds": secs}
+             "seating": parse(seating), "statuses": parse(statuses),
+             "messages": parse(messages), "engine_placements": parse(ep),
+             "placements": parse(pl), "scores": parse(sc), "seconds": secs}
             for k, grp, li, seed, seating, statuses, messages, ep, pl, sc, secs in rows
         ]
 
@@ -199,11 +318,13 @@ class Store:
         """The CPU time of each action's decision (None in files from before it
         was recorded, and for actions the fallback chose: 0)."""
         return [row[0] for row in self.db.execute(
-            "SELECT cpu_seconds FROM actions WHERE game = ? ORDER BY step", (key,))]
+            "SELECT a.cpu_seconds FROM actions a JOIN schedule s ON s.ord = a.game "
+            "WHERE s.key = ? ORDER BY a.step", (key,))]
 
     def actions(self, key: str) -> list[tuple[int, str, str, float]]:
         return list(self.db.execute(
-            "SELECT seat, actor, action, seconds FROM actions WHERE game = ? ORDER BY step",
+            "SELECT a.seat, a.actor, a.action, a.seconds FROM actions a "
+            "JOIN schedule s ON s.ord = a.game WHERE s.key = ? ORDER BY a.step",
             (key,),
         ))
 

@@ -126,3 +126,18 @@ def failure_summary(results: dict[str, Any]) -> list[tuple[str, str]]:
     """(bot, "2 error, 1 timeout") for every bot that failed."""
     return [(b, ", ".join(f"{n} {status}" for status, n in sorted(c.items())))
             for b, c in results["failures"].items() if c]
+
+
+def sprt_lines(results: dict[str, Any]) -> list[str]:
+    """The early-stopping test of a gauntlet, in words (none without one)."""
+    summary = results.get("sprt")
+    if summary is None:
+        return []
+    from .sprt import describe
+
+    lines = [describe(summary) + "."]
+    if summary["decided_at"] is not None:
+        lines.append(f"The results count deal groups 0 to {summary['decided_at']}, where the "
+                     "test decided; games of later groups played meanwhile are kept in the "
+                     "file but not counted.")
+    return lines
