@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -29,3 +31,14 @@ settings.register_profile(
     **_common,
 )
 settings.load_profile(os.environ.get("CARDREF_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True)
+def _no_bot_sandbox_outlives_its_test() -> Iterator[None]:
+    """Tests that play games in this process (``play_game``, ``main([...])``)
+    leave bot servers warm for the next game, as a worker does; a test ends
+    them, so that no sandbox outlives it (the confinement tests count them)."""
+    yield
+    from cardref.tournament.sandbox import close_servers
+
+    close_servers()
