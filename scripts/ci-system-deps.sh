@@ -3,10 +3,11 @@
 #   chromium      the HTML report test drives it headless
 #   bubblewrap    confines submitted bots (bwrap)
 #   python3-venv  `python3 -m venv` for .venv/ and the wheel check
+#   openssl       certificates for the TLS cluster test
 # Every package is checked each time and only the missing ones are installed,
 # so a second run takes well under a second. Run as root (CI images) or with sudo.
 set -eu
-PACKAGES="chromium bubblewrap python3-venv"
+PACKAGES="chromium bubblewrap python3-venv openssl"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "ci-system-deps: not a Debian-like system; install the equivalents of: $PACKAGES" >&2
