@@ -7,7 +7,9 @@ One job per module (``docs/architecture.md`` has the map):
 - ``schedule``: which bots meet, in which seats, on which deals;
 - ``referee``: one game, from its seed and seating to a ``GameRecord``;
 - ``seats``: how the referee reaches a bot (in-process or its own process);
-- ``sandbox`` and ``jail``: a submitted bot's confined process and its protocol;
+- ``sandbox``: a submitted bot's seat process, its bot server and protocol;
+- ``confine``, ``seccomp``, ``stage``: the sandbox bubblewrap builds for it;
+- ``jail``: the weaker isolation an organiser may opt in to;
 - ``executor``: where games are played (this process, or a process pool);
 - ``cluster`` and ``gamehost``: the Dask executor, and the process that
   plays a worker's games;
