@@ -38,9 +38,12 @@
 //! `bid board` = 78.
 
 use crate::cards::{bits, nth_bit64};
-use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
+use crate::game::{
+    competition_placements, parse_canonical_uint, pick, Action, Error, Game, GameSpec, NativeBots,
+    Outcome, Rules, Search, StateJson,
+};
 use crate::json::{self, ensure};
-use crate::params::{check_players, Param, ParamReader};
+use crate::params::{choice_key, variant_keys, CustomKey, KeyValue, Param, Variant, VariantKeys};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
@@ -113,64 +116,75 @@ fn cards_text(set: u64) -> Vec<String> {
 // ---------------------------------------------------------------------------
 
 const SCHEDULES: [&str; 4] = ["13-1-13", "13-1-1-13", "1-13-1", "1-13-13-1"];
-const JOKER_UPCARD: [&str; 2] = ["no_trump", "turn_next"];
-const DRAW: [&str; 2] = ["top", "bottom"];
-const BID_CAP: [&str; 2] = ["hand_size_minus_one", "hand_size"];
-const BOARD_LEAD: [&str; 2] = ["last", "first"];
-const MULTIPLIER: [&str; 2] = ["linear", "doubling"];
-const SCOPE: [&str; 2] = ["team", "hand"];
-const EXEMPTION: [&str; 3] = ["player", "team", "none"];
 
-/// Who may lead trumps before they are broken (§5.2, BA-11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exemption {
-    /// The leader personally bid board.
-    Player,
-    /// The leader or the leader's partner bid board.
-    Team,
-    /// Nobody.
-    Nobody,
+/// `schedule`: the hand size of every deal that counts (BA-19), a named
+/// schedule or an explicit list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Schedule {
+    /// The hand sizes, deal by deal.
+    sizes: Arc<[u8]>,
+    /// The name, for a named schedule.
+    name: Option<&'static str>,
 }
 
-/// The variant keys of §8, checked.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Params {
-    /// Hand size of every deal that counts (BA-19).
-    pub schedule: Arc<[u8]>,
-    /// The schedule as given: a named schedule or the explicit list.
-    schedule_json: Value,
-    /// `first_dealer`: a seat, or `None` for `"random"` (BA-25).
-    pub first_dealer: Option<u8>,
-    /// `joker_upcard = "turn_next"` (else no trump with an exchange).
-    pub turn_next: bool,
-    /// `joker_exchange_draw = "bottom"` (else the top stock card).
-    pub draw_bottom: bool,
-    /// `bid_cap = "hand_size"`: numbers up to n (else n − 1).
-    pub bid_up_to_n: bool,
-    /// `bid_not_above_previous` (BA-1).
-    pub not_above_previous: bool,
-    /// `board_lead = "first"` (else the last board bidder leads).
-    pub board_lead_first: bool,
-    /// `board_multiplier = "doubling"` (else linear).
-    pub doubling: bool,
-    /// `board_multiplier_scope = "hand"` (else per team).
-    pub scope_hand: bool,
-    /// `board_trump_lead_exemption`.
-    pub exemption: Exemption,
-    /// `blooper_lead_rules` (BA-14).
-    pub blooper_lead_rules: bool,
-    /// `big_blooper_binds_partner` (BA-14).
-    pub big_blooper_binds_partner: bool,
-    /// `bid_points_per_trick`.
-    pub bid_points: i64,
-    /// `overtrick_points`.
-    pub overtrick_points: i64,
-    /// `set_points_per_bid_trick`.
-    pub set_points: i64,
-    /// `board_points_per_trick`.
-    pub board_points: i64,
-    /// `max_consecutive_all_pass`, at least 1.
-    pub max_all_pass: i64,
+impl std::ops::Deref for Schedule {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.sizes
+    }
+}
+
+impl KeyValue for Schedule {
+    fn to_json(&self) -> Value {
+        match self.name {
+            Some(name) => json!(name),
+            None => json!(&self.sizes[..]),
+        }
+    }
+}
+
+impl CustomKey for Schedule {
+    fn default_value() -> Self {
+        Schedule {
+            sizes: named_schedule(SCHEDULES[0]).into(),
+            name: Some(SCHEDULES[0]),
+        }
+    }
+
+    fn read(given: Param) -> Result<Self, String> {
+        let allowed = format!(
+            "must be one of {} or a non-empty list of at most {MAX_SCHEDULE} integers from 1 to 13",
+            SCHEDULES
+                .iter()
+                .map(|s| format!("{s:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        match given {
+            Param::Str(s) => match SCHEDULES.iter().find(|&&name| name == s) {
+                Some(&name) => Ok(Schedule {
+                    sizes: named_schedule(name).into(),
+                    name: Some(name),
+                }),
+                None => Err(format!("{allowed}, got {}", Param::Str(s).describe())),
+            },
+            Param::List(items) if !items.is_empty() && items.len() <= MAX_SCHEDULE => {
+                let sizes = items
+                    .iter()
+                    .map(|item| match item {
+                        Param::Int(k) if (1..=13).contains(k) => Ok(*k as u8),
+                        _ => Err(format!("{allowed}, got a list holding {}", item.describe())),
+                    })
+                    .collect::<Result<Vec<u8>, _>>()?;
+                Ok(Schedule {
+                    sizes: sizes.into(),
+                    name: None,
+                })
+            }
+            other => Err(format!("{allowed}, got {}", other.describe())),
+        }
+    }
 }
 
 /// The hand sizes of a named schedule (§4, §8).
@@ -185,126 +199,163 @@ fn named_schedule(name: &str) -> Vec<u8> {
     }
 }
 
-fn check_schedule(p: Param) -> Result<Value, String> {
-    let allowed = format!(
-        "must be one of {} or a non-empty list of at most {MAX_SCHEDULE} integers from 1 to 13",
-        SCHEDULES
-            .iter()
-            .map(|s| format!("{s:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    match p {
-        Param::Str(s) if SCHEDULES.contains(&s.as_str()) => Ok(json!(s)),
-        Param::List(items) if !items.is_empty() && items.len() <= MAX_SCHEDULE => items
-            .iter()
-            .map(|item| match item {
-                Param::Int(k) if (1..=13).contains(k) => Ok(json!(k)),
-                _ => Err(format!("{allowed}, got a list holding {}", describe(item))),
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Value::Array),
-        other => Err(format!("{allowed}, got {}", describe(&other))),
+/// `first_dealer`: a seat, or `"random"` (BA-25).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstDealer {
+    /// This seat deals first.
+    Seat(u8),
+    /// The first generator call, `bounded(4)`, picks the dealer.
+    Random,
+}
+
+impl KeyValue for FirstDealer {
+    fn to_json(&self) -> Value {
+        match self {
+            FirstDealer::Seat(s) => json!(s),
+            FirstDealer::Random => json!("random"),
+        }
     }
 }
 
-fn check_first_dealer(p: Param) -> Result<Value, String> {
-    match p {
-        Param::Int(s) if (0..4).contains(&s) => Ok(json!(s)),
-        Param::Str(s) if s == "random" => Ok(json!("random")),
-        other => Err(format!(
-            "must be an integer seat from 0 to 3 or \"random\", got {}",
-            describe(&other)
-        )),
+impl CustomKey for FirstDealer {
+    fn default_value() -> Self {
+        FirstDealer::Seat(0)
+    }
+
+    fn read(given: Param) -> Result<Self, String> {
+        match given {
+            Param::Int(s) if (0..4).contains(&s) => Ok(FirstDealer::Seat(s as u8)),
+            Param::Str(s) if s == "random" => Ok(FirstDealer::Random),
+            other => Err(format!(
+                "must be an integer seat from 0 to 3 or \"random\", got {}",
+                other.describe()
+            )),
+        }
     }
 }
 
-fn describe(p: &Param) -> String {
-    match p {
-        Param::Bool(b) => format!("the boolean {b}"),
-        Param::Int(i) => format!("the integer {i}"),
-        Param::Str(s) => format!("the string {s:?}"),
-        Param::None => "none".into(),
-        Param::List(items) => format!("a list of {} items", items.len()),
-        Param::Other(d) => d.clone(),
+choice_key! {
+    /// `joker_upcard`: what a turned-up joker does (BA-16).
+    pub enum JokerUpcard {
+        /// No trump; the other joker's holder exchanges it.
+        NoTrump = "no_trump",
+        /// Jokers go under the stock until a standard card is turned.
+        TurnNext = "turn_next",
     }
 }
 
-impl Params {
-    /// Checks the player count (exactly 4) and the variant keys of §8.
-    pub fn parse(players: i64, given: Vec<(String, Param)>) -> Result<Self, Error> {
-        check_players(players, 4, 4)?;
-        let mut r = ParamReader::new(given);
-        let schedule_json = r.custom("schedule", json!(SCHEDULES[0]), check_schedule)?;
-        let schedule: Vec<u8> = match &schedule_json {
-            Value::String(name) => named_schedule(name),
-            list => list
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_u64)
-                .map(|k| k as u8)
-                .collect(),
-        };
-        let first_dealer = r
-            .custom("first_dealer", json!(0), check_first_dealer)?
-            .as_u64()
-            .map(|s| s as u8);
-        let params = Params {
-            schedule: schedule.into(),
-            schedule_json,
-            first_dealer,
-            turn_next: r.choice("joker_upcard", &JOKER_UPCARD)? == 1,
-            draw_bottom: r.choice("joker_exchange_draw", &DRAW)? == 1,
-            bid_up_to_n: r.choice("bid_cap", &BID_CAP)? == 1,
-            not_above_previous: r.boolean("bid_not_above_previous", false)?,
-            board_lead_first: r.choice("board_lead", &BOARD_LEAD)? == 1,
-            doubling: r.choice("board_multiplier", &MULTIPLIER)? == 1,
-            scope_hand: r.choice("board_multiplier_scope", &SCOPE)? == 1,
-            exemption: [Exemption::Player, Exemption::Team, Exemption::Nobody]
-                [r.choice("board_trump_lead_exemption", &EXEMPTION)?],
-            blooper_lead_rules: r.boolean("blooper_lead_rules", true)?,
-            big_blooper_binds_partner: r.boolean("big_blooper_binds_partner", true)?,
-            bid_points: r.int("bid_points_per_trick", 5, -POINT_LIMIT - 1, POINT_LIMIT)?,
-            overtrick_points: r.int("overtrick_points", 1, -POINT_LIMIT - 1, POINT_LIMIT)?,
-            set_points: r.int("set_points_per_bid_trick", 5, -POINT_LIMIT - 1, POINT_LIMIT)?,
-            board_points: r.int("board_points_per_trick", 10, -POINT_LIMIT - 1, POINT_LIMIT)?,
-            max_all_pass: r.int("max_consecutive_all_pass", 4, 1, i64::MAX)?,
-        };
-        r.finish()?;
-        Ok(params)
+choice_key! {
+    /// `joker_exchange_draw`: where the exchanging seat draws from (BA-17).
+    pub enum JokerExchangeDraw {
+        /// The top of the stock.
+        Top = "top",
+        /// The bottom of the stock.
+        Bottom = "bottom",
     }
+}
 
-    /// The effective variant values, every key present.
-    pub fn to_json(&self) -> Value {
-        let exemption = match self.exemption {
-            Exemption::Player => 0,
-            Exemption::Team => 1,
-            Exemption::Nobody => 2,
-        };
-        json!({
-            "schedule": self.schedule_json,
-            "first_dealer": self.first_dealer.map_or(json!("random"), |s| json!(s)),
-            "joker_upcard": JOKER_UPCARD[self.turn_next as usize],
-            "joker_exchange_draw": DRAW[self.draw_bottom as usize],
-            "bid_cap": BID_CAP[self.bid_up_to_n as usize],
-            "bid_not_above_previous": self.not_above_previous,
-            "board_lead": BOARD_LEAD[self.board_lead_first as usize],
-            "board_multiplier": MULTIPLIER[self.doubling as usize],
-            "board_multiplier_scope": SCOPE[self.scope_hand as usize],
-            "board_trump_lead_exemption": EXEMPTION[exemption],
-            "blooper_lead_rules": self.blooper_lead_rules,
-            "big_blooper_binds_partner": self.big_blooper_binds_partner,
-            "bid_points_per_trick": self.bid_points,
-            "overtrick_points": self.overtrick_points,
-            "set_points_per_bid_trick": self.set_points,
-            "board_points_per_trick": self.board_points,
-            "max_consecutive_all_pass": self.max_all_pass,
-        })
+choice_key! {
+    /// `bid_cap`: the highest number bid (BA-2).
+    pub enum BidCap {
+        /// The hand size minus one.
+        HandSizeMinusOne = "hand_size_minus_one",
+        /// The hand size.
+        HandSize = "hand_size",
+    }
+}
+
+choice_key! {
+    /// `board_lead`: which board bidder leads (BA-10).
+    pub enum BoardLead {
+        /// The last board bidder.
+        Last = "last",
+        /// The first board bidder.
+        First = "first",
+    }
+}
+
+choice_key! {
+    /// `board_multiplier`: a board's worth by its level (BA-6).
+    pub enum BoardMultiplier {
+        /// Level L counts L times.
+        Linear = "linear",
+        /// Level L counts 2^(L-1) times.
+        Doubling = "doubling",
+    }
+}
+
+choice_key! {
+    /// `board_multiplier_scope`: whose boards set a team's level (BA-5).
+    pub enum BoardMultiplierScope {
+        /// The team's own highest board.
+        Team = "team",
+        /// The highest board of the hand, for every team that bid one.
+        Hand = "hand",
+    }
+}
+
+choice_key! {
+    /// `board_trump_lead_exemption`: who may lead trumps before they are
+    /// broken (§5.2, BA-11).
+    pub enum BoardTrumpLeadExemption {
+        /// The leader personally bid board.
+        Player = "player",
+        /// The leader or the leader's partner bid board.
+        Team = "team",
+        /// Nobody.
+        Nobody = "none",
+    }
+}
+
+variant_keys! {
+    /// The variant keys of §8, checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Params {
+        /// The hand size of every deal that counts.
+        schedule: Schedule = custom,
+        /// The first dealer.
+        first_dealer: FirstDealer = custom,
+        /// What a turned-up joker does.
+        joker_upcard: JokerUpcard = choice,
+        /// Where the joker exchange draws from.
+        joker_exchange_draw: JokerExchangeDraw = choice,
+        /// The highest number bid.
+        bid_cap: BidCap = choice,
+        /// Whether a number bid may not exceed the last one (BA-1).
+        bid_not_above_previous: bool = boolean(false),
+        /// Which board bidder leads.
+        board_lead: BoardLead = choice,
+        /// A board's worth by its level.
+        board_multiplier: BoardMultiplier = choice,
+        /// Whose boards set a team's level.
+        board_multiplier_scope: BoardMultiplierScope = choice,
+        /// Who may lead trumps before they are broken.
+        board_trump_lead_exemption: BoardTrumpLeadExemption = choice,
+        /// Whether a led Blooper forces the highest or lowest trump (BA-14).
+        blooper_lead_rules: bool = boolean(true),
+        /// Whether a led Big Blooper binds the leader's partner (BA-14).
+        big_blooper_binds_partner: bool = boolean(true),
+        /// Points per trick of a number contract made.
+        bid_points_per_trick: i64 = int(5, -POINT_LIMIT - 1, POINT_LIMIT),
+        /// Points per trick above a number contract.
+        overtrick_points: i64 = int(1, -POINT_LIMIT - 1, POINT_LIMIT),
+        /// Points lost per bid trick of a contract set.
+        set_points_per_bid_trick: i64 = int(5, -POINT_LIMIT - 1, POINT_LIMIT),
+        /// Points per trick of a board.
+        board_points_per_trick: i64 = int(10, -POINT_LIMIT - 1, POINT_LIMIT),
+        /// All-pass auctions in a row after which a hand is abandoned (BA-20).
+        max_consecutive_all_pass: i64 = int(4, 1, i64::MAX),
+    }
+}
+
+impl Variant for Params {
+    /// No key depends on another; the player count (4) is checked by the frame.
+    fn check_config(&self) -> Result<(), Error> {
+        Ok(())
     }
 
     /// The 54 cards in canonical order (§2).
-    pub fn canonical_deck(&self) -> Vec<String> {
+    fn canonical_deck(&self) -> Vec<String> {
         (0..DECK as u8).map(card_text).collect()
     }
 }
@@ -336,18 +387,18 @@ impl Phase {
 
 /// How a deal ended (§6.1, §7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Outcome {
+enum DealOutcome {
     Played,
     Redeal,
     Abandoned,
 }
 
-impl Outcome {
+impl DealOutcome {
     fn name(self) -> &'static str {
         match self {
-            Outcome::Played => "played",
-            Outcome::Redeal => "redeal",
-            Outcome::Abandoned => "abandoned",
+            DealOutcome::Played => "played",
+            DealOutcome::Redeal => "redeal",
+            DealOutcome::Abandoned => "abandoned",
         }
     }
 }
@@ -366,7 +417,7 @@ struct DealRecord {
     bids: [u8; 4],
     tricks: [u8; 2],
     points: [i64; 2],
-    outcome: Outcome,
+    outcome: DealOutcome,
 }
 
 /// The automatic joker exchange of a no-trump deal (§4 step 4).
@@ -429,8 +480,8 @@ impl BackAlley {
         };
         let mut rng = SplitMix64::new(seed);
         let dealer = match params.first_dealer {
-            Some(s) => s,
-            None => rng.bounded(4) as u8,
+            FirstDealer::Seat(s) => s,
+            FirstDealer::Random => rng.bounded(4) as u8,
         };
         let mut game = BackAlley {
             hand_size: params.schedule[0],
@@ -506,7 +557,7 @@ impl BackAlley {
         self.exchange = None;
         if !is_joker(self.upcard) {
             self.trump = self.upcard / 13;
-        } else if self.params.turn_next {
+        } else if self.params.joker_upcard == JokerUpcard::TurnNext {
             self.turn_next_card();
         } else {
             self.trump = NO_TRUMP;
@@ -545,7 +596,7 @@ impl BackAlley {
         let Some(seat) = (0..PLAYERS).find(|&s| self.hands[s] >> other & 1 == 1) else {
             return;
         };
-        let drawn = if self.params.draw_bottom {
+        let drawn = if self.params.joker_exchange_draw == JokerExchangeDraw::Bottom {
             self.stock_len -= 1;
             self.stock[self.stock_len as usize]
         } else {
@@ -598,8 +649,11 @@ impl BackAlley {
     /// The highest number `to_act` may bid now (0 = none), BA-1 and BA-2.
     fn max_number_bid(&self) -> u8 {
         let n = self.hand_size;
-        let mut cap = if self.params.bid_up_to_n { n } else { n - 1 };
-        if self.params.not_above_previous {
+        let mut cap = match self.params.bid_cap {
+            BidCap::HandSizeMinusOne => n - 1,
+            BidCap::HandSize => n,
+        };
+        if self.params.bid_not_above_previous {
             let last_number = self.bids[..self.bids_len as usize]
                 .iter()
                 .rev()
@@ -639,10 +693,12 @@ impl BackAlley {
 
     /// May `seat` lead trumps before they are broken (BA-11)?
     fn exempt(&self, seat: usize) -> bool {
-        match self.params.exemption {
-            Exemption::Player => self.bid_board(seat),
-            Exemption::Team => self.bid_board(seat) || self.bid_board(Self::partner(seat)),
-            Exemption::Nobody => false,
+        match self.params.board_trump_lead_exemption {
+            BoardTrumpLeadExemption::Player => self.bid_board(seat),
+            BoardTrumpLeadExemption::Team => {
+                self.bid_board(seat) || self.bid_board(Self::partner(seat))
+            }
+            BoardTrumpLeadExemption::Nobody => false,
         }
     }
 
@@ -708,11 +764,11 @@ impl BackAlley {
     /// BA-20: a redeal at the same hand size, or abandon after the cap.
     fn all_pass(&mut self) {
         self.all_pass_count += 1;
-        if self.all_pass_count < self.params.max_all_pass {
-            self.record_deal(Outcome::Redeal, [0; 2], [0; 2]);
+        if self.all_pass_count < self.params.max_consecutive_all_pass {
+            self.record_deal(DealOutcome::Redeal, [0; 2], [0; 2]);
             self.next_deal();
         } else {
-            self.record_deal(Outcome::Abandoned, [0; 2], [0; 2]);
+            self.record_deal(DealOutcome::Abandoned, [0; 2], [0; 2]);
             self.all_pass_count = 0;
             self.hand_index += 1;
             self.next_deal();
@@ -722,7 +778,7 @@ impl BackAlley {
     /// BA-10: the last (or first) board bidder, else the first highest number.
     fn first_leader(&self) -> usize {
         let boards = (0..4).filter(|&i| self.bids[i] == BOARD);
-        let board = if self.params.board_lead_first {
+        let board = if self.params.board_lead == BoardLead::First {
             boards.min()
         } else {
             boards.max()
@@ -793,7 +849,7 @@ impl BackAlley {
                 }
             }
         }
-        if self.params.scope_hand && level > 0 {
+        if self.params.board_multiplier_scope == BoardMultiplierScope::Hand && level > 0 {
             highest
         } else {
             level
@@ -806,12 +862,11 @@ impl BackAlley {
         let n = self.hand_size as i64;
         let level = self.board_level(team);
         if level > 0 {
-            let m = if p.doubling {
-                1i64 << (level - 1)
-            } else {
-                level as i64
+            let m = match p.board_multiplier {
+                BoardMultiplier::Linear => level as i64,
+                BoardMultiplier::Doubling => 1i64 << (level - 1),
             };
-            let value = p.board_points * n * m;
+            let value = p.board_points_per_trick * n * m;
             return if taken == n { value } else { -value };
         }
         let b: i64 = (0..4)
@@ -819,9 +874,9 @@ impl BackAlley {
             .map(|i| self.bids[i] as i64)
             .sum();
         if taken >= b {
-            p.bid_points * b + p.overtrick_points * (taken - b)
+            p.bid_points_per_trick * b + p.overtrick_points * (taken - b)
         } else {
-            -p.set_points * b
+            -p.set_points_per_bid_trick * b
         }
     }
 
@@ -830,12 +885,12 @@ impl BackAlley {
         let points = [0, 1].map(|t| self.deal_points(t, tricks[t] as i64));
         self.team_scores[0] += points[0];
         self.team_scores[1] += points[1];
-        self.record_deal(Outcome::Played, tricks, points);
+        self.record_deal(DealOutcome::Played, tricks, points);
         self.hand_index += 1;
         self.next_deal();
     }
 
-    fn record_deal(&mut self, outcome: Outcome, tricks: [u8; 2], points: [i64; 2]) {
+    fn record_deal(&mut self, outcome: DealOutcome, tricks: [u8; 2], points: [i64; 2]) {
         self.deals.push(DealRecord {
             dealer: self.dealer,
             hand_index: self.hand_index,
@@ -989,7 +1044,7 @@ impl BackAlley {
     /// The fields shared by the state JSON and every observation.
     fn public_fields(&self) -> Map<String, Value> {
         let mut m = Map::new();
-        m.insert("game".into(), json!(Self::ID));
+        m.insert("game".into(), json!(Self::SPEC.id));
         m.insert("players".into(), json!(PLAYERS));
         m.insert("params".into(), self.params.to_json());
         m.insert("phase".into(), json!(self.phase.name()));
@@ -1028,47 +1083,6 @@ impl BackAlley {
         m
     }
 
-    /// Loads a state written by `to_json` (either engine), checking it.
-    pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        json::check_header(v, Self::ID, PLAYERS, &params.to_json())?;
-        let mut g = BackAlley::new(params, 0, None)?;
-        g.rng = SplitMix64::new(json::uint(v, "rng")?);
-        g.phase = match json::string(v, "phase")? {
-            "bidding" => Phase::Bidding,
-            "play" => Phase::Play,
-            "game_over" => Phase::GameOver,
-            other => return Err(bad(format!("unknown phase {other:?}"))),
-        };
-        g.hand_index = json::uint(v, "hand_index")? as usize;
-        g.hand_size = small(json::uint(v, "hand_size")?, 14, "hand_size")?;
-        g.dealer = small(json::uint(v, "dealer")?, 4, "dealer")?;
-        g.all_pass_count = json::int(v, "all_pass_count")?;
-        g.read_cards(v)?;
-        g.read_bids(json::array(v, "bids")?)?;
-        g.read_tricks(v)?;
-        g.trump_broken = json::field(v, "trump_broken")?
-            .as_bool()
-            .ok_or_else(|| bad("trump_broken must be true or false".into()))?;
-        let scores = json::ints(json::field(v, "team_scores")?, "team_scores")?;
-        ensure(scores.len() == 2, || {
-            "team_scores must hold two totals".into()
-        })?;
-        g.team_scores = [scores[0], scores[1]];
-        g.deals = json::array(v, "deals")?
-            .iter()
-            .map(read_deal)
-            .collect::<Result<_, _>>()?;
-        g.history = json::strings(json::field(v, "history")?, "history")?
-            .into_iter()
-            .map(|t| {
-                Self::parse_action(t)
-                    .ok_or_else(|| bad(format!("{t:?} in history is not an action")))
-            })
-            .collect::<Result<_, _>>()?;
-        g.deal_start = json::uint(v, "deal_start")? as usize;
-        g.check_consistency(v)?;
-        Ok(g)
-    }
 
     fn read_cards(&mut self, v: &Value) -> Result<(), Error> {
         let hands = json::array(v, "hands")?;
@@ -1188,7 +1202,7 @@ impl BackAlley {
             || "hand_size does not match the schedule".into(),
         )?;
         let pass_ok = if self.phase == Phase::Bidding {
-            self.all_pass_count < self.params.max_all_pass
+            self.all_pass_count < self.params.max_consecutive_all_pass
         } else {
             self.all_pass_count == 0
         };
@@ -1250,7 +1264,7 @@ impl BackAlley {
             || "turned_jokers must lie at the bottom of the stock".into(),
         )?;
         ensure(
-            turned.is_empty() || (self.params.turn_next && !is_joker(self.upcard)),
+            turned.is_empty() || (self.params.joker_upcard == JokerUpcard::TurnNext && !is_joker(self.upcard)),
             || "turned_jokers only under turn_next, before a standard upcard".into(),
         )?;
         if !is_joker(self.upcard) {
@@ -1266,7 +1280,7 @@ impl BackAlley {
         })?;
         let other = if self.upcard == BB { LB } else { BB };
         let in_stock = stock.contains(&other);
-        if self.params.turn_next {
+        if self.params.joker_upcard == JokerUpcard::TurnNext {
             ensure(in_stock && stock.iter().all(|&c| is_joker(c)), || {
                 "under turn_next a joker stays up only when the stock holds no standard card".into()
             })?;
@@ -1304,14 +1318,13 @@ impl BackAlley {
 
     fn check_bids(&self) -> Result<(), Error> {
         let n = self.bids_len as usize;
-        let cap = if self.params.bid_up_to_n {
-            self.hand_size
-        } else {
-            self.hand_size - 1
+        let cap = match self.params.bid_cap {
+            BidCap::HandSizeMinusOne => self.hand_size - 1,
+            BidCap::HandSize => self.hand_size,
         };
         let mut last_number = None;
         for &b in &self.bids[..n] {
-            let limit = if self.params.not_above_previous {
+            let limit = if self.params.bid_not_above_previous {
                 last_number.map_or(cap, |k: u8| k.min(cap))
             } else {
                 cap
@@ -1519,17 +1532,33 @@ fn read_deal(d: &Value) -> Result<DealRecord, Error> {
         tricks: [tricks[0] as u8, tricks[1] as u8],
         points: [points[0], points[1]],
         outcome: match json::string(d, "outcome")? {
-            "played" => Outcome::Played,
-            "redeal" => Outcome::Redeal,
-            "abandoned" => Outcome::Abandoned,
+            "played" => DealOutcome::Played,
+            "redeal" => DealOutcome::Redeal,
+            "abandoned" => DealOutcome::Abandoned,
             other => return Err(bad(format!("unknown deal outcome {other:?}"))),
         },
     })
 }
 
-impl Rules for BackAlley {
-    const ID: &'static str = "back_alley";
+impl Game for BackAlley {
+    const SPEC: GameSpec = GameSpec {
+        id: "back_alley",
+        min_players: PLAYERS,
+        max_players: PLAYERS,
+        default_players: PLAYERS,
+        teams: &[&[0, 2], &[1, 3]],
+        rule_prefix: "BA",
+        heuristic: true,
+        search: true,
+    };
+    type Params = Params;
 
+    fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
+        BackAlley::new(params, seed, deck)
+    }
+}
+
+impl Rules for BackAlley {
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::GameOver).then_some(self.to_act as usize)
     }
@@ -1592,6 +1621,24 @@ impl Rules for BackAlley {
         }
     }
 
+    fn history(&self) -> &[Action] {
+        &self.history
+    }
+}
+
+impl Outcome for BackAlley {
+    fn scores(&self) -> Vec<i64> {
+        (0..PLAYERS).map(|s| self.team_scores[s % 2]).collect()
+    }
+
+    fn final_placements(&self) -> Vec<u32> {
+        competition_placements(PLAYERS, |a, b| {
+            self.team_scores[a % 2] > self.team_scores[b % 2]
+        })
+    }
+}
+
+impl StateJson for BackAlley {
     fn parse_action(text: &str) -> Option<Action> {
         if let Some(c) = text.strip_prefix("play ") {
             parse_card(c).map(Action::from)
@@ -1610,18 +1657,6 @@ impl Rules for BackAlley {
             out.push_str("play ");
             out.push_str(&card_text(action as u8));
         }
-    }
-
-    fn scores(&self) -> Vec<i64> {
-        (0..PLAYERS).map(|s| self.team_scores[s % 2]).collect()
-    }
-
-    fn placements(&self) -> Option<Vec<u32>> {
-        (self.phase == Phase::GameOver).then(|| {
-            competition_placements(PLAYERS, |a, b| {
-                self.team_scores[a % 2] > self.team_scores[b % 2]
-            })
-        })
     }
 
     fn observation(&self, seat: usize) -> Value {
@@ -1672,10 +1707,50 @@ impl Rules for BackAlley {
         Value::Object(m)
     }
 
-    fn history(&self) -> &[Action] {
-        &self.history
+    /// Loads a state written by `to_json` (either engine), checking it.
+    fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
+        json::check_header(v, Self::SPEC.id, PLAYERS, &params.to_json())?;
+        let mut g = BackAlley::new(params, 0, None)?;
+        g.rng = SplitMix64::new(json::uint(v, "rng")?);
+        g.phase = match json::string(v, "phase")? {
+            "bidding" => Phase::Bidding,
+            "play" => Phase::Play,
+            "game_over" => Phase::GameOver,
+            other => return Err(bad(format!("unknown phase {other:?}"))),
+        };
+        g.hand_index = json::uint(v, "hand_index")? as usize;
+        g.hand_size = small(json::uint(v, "hand_size")?, 14, "hand_size")?;
+        g.dealer = small(json::uint(v, "dealer")?, 4, "dealer")?;
+        g.all_pass_count = json::int(v, "all_pass_count")?;
+        g.read_cards(v)?;
+        g.read_bids(json::array(v, "bids")?)?;
+        g.read_tricks(v)?;
+        g.trump_broken = json::field(v, "trump_broken")?
+            .as_bool()
+            .ok_or_else(|| bad("trump_broken must be true or false".into()))?;
+        let scores = json::ints(json::field(v, "team_scores")?, "team_scores")?;
+        ensure(scores.len() == 2, || {
+            "team_scores must hold two totals".into()
+        })?;
+        g.team_scores = [scores[0], scores[1]];
+        g.deals = json::array(v, "deals")?
+            .iter()
+            .map(read_deal)
+            .collect::<Result<_, _>>()?;
+        g.history = json::strings(json::field(v, "history")?, "history")?
+            .into_iter()
+            .map(|t| {
+                Self::parse_action(t)
+                    .ok_or_else(|| bad(format!("{t:?} in history is not an action")))
+            })
+            .collect::<Result<_, _>>()?;
+        g.deal_start = json::uint(v, "deal_start")? as usize;
+        g.check_consistency(v)?;
+        Ok(g)
     }
+}
 
+impl NativeBots for BackAlley {
     /// Fast path in play: the `k`-th playable card, without building the list.
     #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
@@ -1689,8 +1764,6 @@ impl Rules for BackAlley {
         buf[pick(rng, buf.len())]
     }
 
-    const HAS_HEURISTIC: bool = true;
-
     /// The strategy of `cardref.bots.heuristic.back_alley` (see there).
     fn heuristic_action(&self, _rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
         match self.phase {
@@ -1698,7 +1771,9 @@ impl Rules for BackAlley {
             _ => self.heuristic_play() as Action,
         }
     }
+}
 
+impl Search for BackAlley {
     /// The other hands and the stock above the turned jokers are dealt anew,
     /// each seat keeping its size and holding none of the cards its plays
     /// this deal showed it lacks (see [`BackAlley::shown_absent`]); the
@@ -1718,7 +1793,7 @@ impl Rules for BackAlley {
     /// (`deal_start = 0`). The deal records are read from the observation as
     /// `from_json` reads them, without copying them into the state JSON first.
     fn sample_from_observation(&self, obs: &Value, rng: &mut SplitMix64) -> Result<Self, Error> {
-        ensure(json::string(obs, "game")? == Self::ID, || {
+        ensure(json::string(obs, "game")? == Self::SPEC.id, || {
             "not a back_alley observation".into()
         })?;
         let seat = json::uint(obs, "seat")? as usize;
@@ -1751,6 +1826,7 @@ impl Rules for BackAlley {
         Some(value)
     }
 }
+
 
 /// The native heuristic bot: only the hand, the bids and the trick are used.
 impl BackAlley {
@@ -2185,7 +2261,7 @@ mod tests {
     use super::*;
 
     fn params(pairs: &[(&str, Param)]) -> Params {
-        Params::parse(
+        crate::games::parse_params::<BackAlley>(
             4,
             pairs
                 .iter()
@@ -2240,7 +2316,7 @@ mod tests {
 
     #[test]
     fn variant_keys_are_strict() {
-        let bad = |k: &str, v: Param| Params::parse(4, vec![(k.into(), v)]).is_err();
+        let bad = |k: &str, v: Param| crate::games::parse_params::<BackAlley>(4, vec![(k.into(), v)]).is_err();
         assert!(bad("schedule", Param::List(vec![])));
         assert!(bad("schedule", Param::List(vec![Param::Int(14)])));
         assert!(bad("schedule", Param::List(vec![Param::Bool(true)])));
@@ -2248,7 +2324,7 @@ mod tests {
         assert!(bad("first_dealer", Param::Bool(false)));
         assert!(bad("max_consecutive_all_pass", Param::Int(0)));
         assert!(bad("blooper_lead_rules", Param::Int(1)));
-        assert!(Params::parse(3, vec![]).is_err());
+        assert!(crate::games::parse_params::<BackAlley>(3, vec![]).is_err());
         let p = params(&[("schedule", Param::List(vec![Param::Int(2), Param::Int(1)]))]);
         assert_eq!(p.to_json()["schedule"], json!([2, 1]));
     }

@@ -22,9 +22,11 @@
 //! actions are codes: `play K` = kind K, then `flip`, `respond 0`, `decline`.
 
 use crate::cards::{check_deck, SELECT_IN_BYTE};
-use crate::game::{pick, Action, Error, Rules};
+use crate::game::{
+    pick, Action, Error, Game, GameSpec, NativeBots, Outcome, Rules, Search, StateJson,
+};
 use crate::json::{self, ensure};
-use crate::params::{check_players, Param, ParamReader};
+use crate::params::{choice_key, invalid, variant_keys, Variant, VariantKeys};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
 use std::hint::select_unpredictable;
@@ -162,82 +164,76 @@ fn card_of(code: &str) -> Option<u8> {
 // §8 Variants
 // ---------------------------------------------------------------------------
 
-/// The variant keys of §8, checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Params {
-    /// Seats at the table; not a variant key.
-    pub players: usize,
-    /// `allow_seven_players`.
-    pub allow_seven: bool,
-    /// `deck_profile = "alt75"` (else `hasbro77`).
-    pub alt75: bool,
-    /// `lives`, per player (per team in team play).
-    pub lives: u32,
-    /// `hand_size`.
-    pub hand_size: usize,
-    /// `first_dealer`.
-    pub first_dealer: usize,
-    /// `reset_direction_each_round`.
-    pub reset_direction: bool,
-    /// `allow_voluntary_flip`.
-    pub voluntary_flip: bool,
-    /// `flip_ends_turn`.
-    pub flip_ends_turn: bool,
-    /// `bomb_response = "optional"` (else forced).
-    pub optional_bomb: bool,
-    /// `redeal_deal_order = "play_direction"` (else clockwise from the left).
-    pub redeal_in_play_direction: bool,
-    /// `sudden_death`.
-    pub sudden_death: bool,
-    /// `team_play`.
-    pub team_play: bool,
-    /// `team_wilds_hit_teammates`.
-    pub hit_teammates: bool,
-    /// `max_actions`.
-    pub max_actions: u64,
-}
-
-const PROFILE_NAMES: [&str; 2] = ["hasbro77", "alt75"];
-const BOMB_MODES: [&str; 2] = ["forced", "optional"];
-const REDEAL_ORDERS: [&str; 2] = ["clockwise_from_left", "play_direction"];
-
-fn invalid(key: &str, message: String) -> Error {
-    Error::InvalidParams {
-        key: key.into(),
-        message,
+choice_key! {
+    /// `deck_profile` (FA-1).
+    pub enum DeckProfile {
+        /// The 77-card deck.
+        Hasbro77 = "hasbro77",
+        /// The 75-card deck.
+        Alt75 = "alt75",
     }
 }
 
-impl Params {
-    /// Checks the player count, every key of §8 and the cross-key rules.
-    pub fn parse(players: i64, given: Vec<(String, Param)>) -> Result<Self, Error> {
-        let players = check_players(players, 2, MAX_PLAYERS as i64)?;
-        let mut r = ParamReader::new(given);
-        let p = Params {
-            players,
-            allow_seven: r.boolean("allow_seven_players", false)?,
-            alt75: r.choice("deck_profile", &PROFILE_NAMES)? == 1,
-            lives: r.int("lives", 5, 1, 1000)? as u32,
-            hand_size: r.int("hand_size", 10, 1, i64::MAX / 8)? as usize,
-            first_dealer: r.int("first_dealer", 0, 0, i64::MAX / 8)? as usize,
-            reset_direction: r.boolean("reset_direction_each_round", true)?,
-            voluntary_flip: r.boolean("allow_voluntary_flip", false)?,
-            flip_ends_turn: r.boolean("flip_ends_turn", true)?,
-            optional_bomb: r.choice("bomb_response", &BOMB_MODES)? == 1,
-            redeal_in_play_direction: r.choice("redeal_deal_order", &REDEAL_ORDERS)? == 1,
-            sudden_death: r.boolean("sudden_death", false)?,
-            team_play: r.boolean("team_play", false)?,
-            hit_teammates: r.boolean("team_wilds_hit_teammates", true)?,
-            max_actions: r.int("max_actions", 10_000, 1, 1_000_000_000)? as u64,
-        };
-        r.finish()?;
-        p.check_cross_keys()?;
-        Ok(p)
+choice_key! {
+    /// `bomb_response` (FA-9).
+    pub enum BombResponse {
+        /// Every target answers at once, with a `0` if it holds one.
+        Forced = "forced",
+        /// Each target chooses, in turn.
+        Optional = "optional",
     }
+}
 
-    fn check_cross_keys(&self) -> Result<(), Error> {
+choice_key! {
+    /// `redeal_deal_order` (FA-14).
+    pub enum RedealDealOrder {
+        /// From the player's left, clockwise.
+        ClockwiseFromLeft = "clockwise_from_left",
+        /// From the next player, in the direction of play.
+        PlayDirection = "play_direction",
+    }
+}
+
+variant_keys! {
+    /// The variant keys of §8, checked.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Params {
+        /// Seven players are allowed only with this.
+        allow_seven_players: bool = boolean(false),
+        /// Which deck is in play.
+        deck_profile: DeckProfile = choice,
+        /// Lives per player (per team in team play).
+        lives: u32 = int(5, 1, 1000),
+        /// Cards dealt to each player.
+        hand_size: usize = int(10, 1, i64::MAX / 8),
+        /// The first dealer's seat.
+        first_dealer: usize = int(0, 0, i64::MAX / 8),
+        /// Whether each round starts clockwise.
+        reset_direction_each_round: bool = boolean(true),
+        /// Whether a player who can play may flip.
+        allow_voluntary_flip: bool = boolean(false),
+        /// Whether a flip ends the turn.
+        flip_ends_turn: bool = boolean(true),
+        /// How a Bomb is answered.
+        bomb_response: BombResponse = choice,
+        /// Who a Redeal deals to first.
+        redeal_deal_order: RedealDealOrder = choice,
+        /// Whether the first elimination ends the game.
+        sudden_death: bool = boolean(false),
+        /// Partnerships of alternate seats sharing lives.
+        team_play: bool = boolean(false),
+        /// Whether D1, D2 and Bomb hit the player's teammates.
+        team_wilds_hit_teammates: bool = boolean(true),
+        /// Actions after which the game stops.
+        max_actions: u64 = int(10_000, 1, 1_000_000_000),
+    }
+}
+
+impl Variant for Params {
+    /// The cross-key checks of §8.
+    fn check_config(&self) -> Result<(), Error> {
         let n = self.players;
-        if n == 7 && !self.allow_seven {
+        if n == 7 && !self.allow_seven_players {
             return Err(invalid(
                 "players",
                 "7 players need allow_seven_players = true".into(),
@@ -278,31 +274,21 @@ impl Params {
         Ok(())
     }
 
-    /// The effective variant values, every key present.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "allow_seven_players": self.allow_seven,
-            "deck_profile": PROFILE_NAMES[self.alt75 as usize],
-            "lives": self.lives,
-            "hand_size": self.hand_size,
-            "first_dealer": self.first_dealer,
-            "reset_direction_each_round": self.reset_direction,
-            "allow_voluntary_flip": self.voluntary_flip,
-            "flip_ends_turn": self.flip_ends_turn,
-            "bomb_response": BOMB_MODES[self.optional_bomb as usize],
-            "redeal_deal_order": REDEAL_ORDERS[self.redeal_in_play_direction as usize],
-            "sudden_death": self.sudden_death,
-            "team_play": self.team_play,
-            "team_wilds_hit_teammates": self.hit_teammates,
-            "max_actions": self.max_actions,
-        })
+    /// The profile's cards in canonical kind order, as codes.
+    fn canonical_deck(&self) -> Vec<String> {
+        self.canonical_cards()
+            .as_slice()
+            .iter()
+            .map(|&c| CODES[c as usize].to_string())
+            .collect()
     }
+}
 
+impl Params {
     fn counts(&self) -> &'static [u8; KINDS] {
-        if self.alt75 {
-            &ALT75
-        } else {
-            &HASBRO77
+        match self.deck_profile {
+            DeckProfile::Hasbro77 => &HASBRO77,
+            DeckProfile::Alt75 => &ALT75,
         }
     }
 
@@ -313,20 +299,10 @@ impl Params {
     /// The profile's cards in canonical kind order (§2.2), as kinds.
     #[inline]
     fn canonical_cards(&self) -> Pile {
-        if self.alt75 {
-            ALT75_DECK
-        } else {
-            HASBRO77_DECK
+        match self.deck_profile {
+            DeckProfile::Hasbro77 => HASBRO77_DECK,
+            DeckProfile::Alt75 => ALT75_DECK,
         }
-    }
-
-    /// The profile's cards in canonical kind order, as codes.
-    pub fn canonical_deck(&self) -> Vec<String> {
-        self.canonical_cards()
-            .as_slice()
-            .iter()
-            .map(|&c| CODES[c as usize].to_string())
-            .collect()
     }
 }
 
@@ -756,7 +732,7 @@ impl FiveAlive {
     /// Who a D1/D2/BOMB affects: the others, minus teammates if they are spared.
     fn targets(&self, seat: usize) -> Seats {
         let others = self.others(seat);
-        if !self.params.team_play || self.params.hit_teammates {
+        if !self.params.team_play || self.params.team_wilds_hit_teammates {
             return others;
         }
         let mut out = Seats::default();
@@ -789,7 +765,7 @@ impl FiveAlive {
 
     /// §4.2: reset, shuffle (or take the explicit deck), deal, pick the opener.
     fn start_round(&mut self, deck: Option<Pile>) {
-        if self.params.reset_direction || self.round == 1 {
+        if self.params.reset_direction_each_round || self.round == 1 {
             self.dir = 1;
         }
         self.total = 0;
@@ -900,7 +876,7 @@ impl FiveAlive {
             return;
         }
         // The variant first: which of the two cards it is cannot be predicted.
-        if self.params.optional_bomb && card == BOMB {
+        if self.params.bomb_response == BombResponse::Optional && card == BOMB {
             self.start_optional_bomb(player);
             return;
         }
@@ -983,7 +959,7 @@ impl FiveAlive {
     #[inline]
     fn make_others_draw(&mut self, player: usize, count: usize) {
         let others = self.active_count() - 1;
-        let spared = self.params.team_play && !self.params.hit_teammates;
+        let spared = self.params.team_play && !self.params.team_wilds_hit_teammates;
         if spared || usize::from(self.draw.len) < count * others {
             self.draw_one_by_one(player, count);
             return;
@@ -1081,7 +1057,7 @@ impl FiveAlive {
         }
         let len = gathered.len as usize;
         self.rng.shuffle(&mut gathered.cards[..len]);
-        let order = if self.params.redeal_in_play_direction {
+        let order = if self.params.redeal_deal_order == RedealDealOrder::PlayDirection {
             self.dealing_order(self.next_active(player, self.dir), self.dir)
         } else {
             self.dealing_order(self.next_active(player, 1), 1)
@@ -1386,7 +1362,7 @@ impl FiveAlive {
         let n = self.n();
         let team = self.params.team_play;
         let mut m = Map::new();
-        m.insert("game".into(), json!(Self::ID));
+        m.insert("game".into(), json!(Self::SPEC.id));
         m.insert("players".into(), json!(n));
         m.insert("params".into(), self.params.to_json());
         m.insert("round".into(), json!(self.round));
@@ -1438,63 +1414,6 @@ impl FiveAlive {
         actions.iter().map(|&a| Self::action_text(a)).collect()
     }
 
-    /// Loads a state written by `to_json` (either engine), checking it.
-    pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        json::check_header(v, Self::ID, params.players, &params.to_json())?;
-        let n = params.players;
-        let mut g = FiveAlive::blank(params, json::uint(v, "rng")?);
-        g.round = bounded(v, "round", 1, u32::MAX as u64)? as u32;
-        g.dealer = bounded(v, "dealer", 0, n as u64 - 1)? as u8;
-        g.dir = match json::int(v, "dir")? {
-            1 => 1,
-            -1 => -1,
-            _ => return Err(state_error("dir must be 1 or -1".into())),
-        };
-        g.phase = match json::string(v, "phase")? {
-            "play" => Phase::Play,
-            "bomb_response" => Phase::BombResponse,
-            "game_over" => Phase::GameOver,
-            other => return Err(state_error(format!("unknown phase {other:?}"))),
-        };
-        g.total = bounded(v, "total", 0, 21)? as u8;
-        g.action_count = json::uint(v, "action_count")?;
-        g.round_start = json::uint(v, "round_start")? as usize;
-        read_lives(v, &params, &mut g)?;
-        g.set_active(g.active_from_lives());
-        let hands = json::array(v, "hands")?;
-        ensure(hands.len() == n, || {
-            "\"hands\" must have one entry per seat".into()
-        })?;
-        for (s, h) in hands.iter().enumerate() {
-            g.hands[s] = Hand::from_slice(read_pile(h, "hands")?.as_slice());
-        }
-        let mut draw = read_pile(json::field(v, "draw_pile")?, "draw_pile")?;
-        draw.cards[..draw.len as usize].reverse();
-        g.draw = draw;
-        g.discard = read_pile(json::field(v, "discard_pile")?, "discard_pile")?;
-        for text in json::strings(json::field(v, "history")?, "history")? {
-            let a = Self::parse_action(text)
-                .ok_or_else(|| state_error(format!("{text:?} in history is not an action")))?;
-            g.history.push(a);
-        }
-        for batch in json::array(v, "elimination_log")? {
-            g.elimination_log
-                .push(read_seats(batch, n, "elimination_log")?);
-        }
-        g.current = match json::field(v, "current")? {
-            Value::Null => 0,
-            c => c
-                .as_u64()
-                .filter(|&c| c < n as u64)
-                .ok_or_else(|| state_error("current must be a seat or null".into()))?
-                as u8,
-        };
-        let current_is_null = v["current"].is_null();
-        g.pending = read_bomb(json::field(v, "pending_bomb")?, n)?;
-        g.result = read_result(json::field(v, "result")?, n)?;
-        g.check_whole(current_is_null)?;
-        Ok(g)
-    }
 
     /// Consistency of a loaded state: conservation, phase, seats, counters.
     fn check_whole(&self, current_is_null: bool) -> Result<(), Error> {
@@ -1567,7 +1486,7 @@ impl FiveAlive {
             })
         } else {
             let ok = self.pending.is_some_and(|b| {
-                self.params.optional_bomb
+                self.params.bomb_response == BombResponse::Optional
                     && b.index < b.responders.len
                     && b.responders.seats[b.index as usize] == self.current
                     && !b.responders.contains(b.bomber as usize)
@@ -1884,7 +1803,7 @@ impl Replay {
     fn targets(&self, p: &Params, seat: usize) -> Seats {
         let n = p.players;
         let others = self.order(n, self.next_active(n, seat, self.dir), self.dir, Some(seat));
-        if !p.team_play || p.hit_teammates {
+        if !p.team_play || p.team_wilds_hit_teammates {
             return others;
         }
         let mut out = Seats::default();
@@ -1940,7 +1859,7 @@ impl Replay {
     /// §6.5: the active hands gathered and dealt out again; nothing known stays.
     fn redeal(&mut self, p: &Params, player: usize) {
         let n = p.players;
-        let order = if p.redeal_in_play_direction {
+        let order = if p.redeal_deal_order == RedealDealOrder::PlayDirection {
             self.order(n, self.next_active(n, player, self.dir), self.dir, None)
         } else {
             self.order(n, self.next_active(n, player, 1), 1, None)
@@ -2041,7 +1960,7 @@ impl Replay {
         }
         match action {
             FLIP => {
-                if !g.params.voluntary_flip && !self.narrow(p, flip_kinds(self.total)) {
+                if !g.params.allow_voluntary_flip && !self.narrow(p, flip_kinds(self.total)) {
                     return;
                 }
                 self.total = 0;
@@ -2090,7 +2009,7 @@ impl Replay {
                         }
                         self.redeal(&g.params, p);
                     }
-                    BOMB if g.params.optional_bomb => {
+                    BOMB if g.params.bomb_response == BombResponse::Optional => {
                         let responders = self.targets(&g.params, p);
                         self.current = responders.seats[0];
                         self.bomb = Some((p as u8, responders, 0, Seats::default()));
@@ -2198,7 +2117,7 @@ impl FiveAlive {
         let history = &self.history[self.round_start.min(self.history.len())..];
         let revs = history.iter().filter(|&&a| a == Action::from(REV)).count();
         // The round opened clockwise unless the direction carries over (FA-4).
-        let dir = if self.params.reset_direction || self.round == 1 {
+        let dir = if self.params.reset_direction_each_round || self.round == 1 {
             1
         } else if revs % 2 == 0 {
             self.dir
@@ -2355,9 +2274,25 @@ impl FiveAlive {
     }
 }
 
-impl Rules for FiveAlive {
-    const ID: &'static str = "five_alive";
+impl Game for FiveAlive {
+    const SPEC: GameSpec = GameSpec {
+        id: "five_alive",
+        min_players: 2,
+        max_players: MAX_PLAYERS,
+        default_players: 4,
+        teams: &[],
+        rule_prefix: "FA",
+        heuristic: true,
+        search: true,
+    };
+    type Params = Params;
 
+    fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
+        FiveAlive::new(params, seed, deck)
+    }
+}
+
+impl Rules for FiveAlive {
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::GameOver).then_some(self.current as usize)
     }
@@ -2374,7 +2309,7 @@ impl Rules for FiveAlive {
                     out.push(Action::from(kinds.trailing_zeros()));
                     kinds &= kinds - 1;
                 }
-                if playable == 0 || self.params.voluntary_flip {
+                if playable == 0 || self.params.allow_voluntary_flip {
                     out.push(FLIP);
                 }
             }
@@ -2400,7 +2335,7 @@ impl Rules for FiveAlive {
                 Some("a Bomb awaits its answer: respond 0 or decline".into())
             }
             (Phase::Play, RESPOND | DECLINE) => Some("no Bomb awaits an answer".into()),
-            (Phase::Play, FLIP) if self.params.voluntary_flip || !self.can_play_something() => None,
+            (Phase::Play, FLIP) if self.params.allow_voluntary_flip || !self.can_play_something() => None,
             (Phase::Play, FLIP) => {
                 Some("it can play a card, and only a player who cannot may flip".into())
             }
@@ -2424,6 +2359,33 @@ impl Rules for FiveAlive {
         self.check_cap();
     }
 
+    fn history(&self) -> &[Action] {
+        &self.history
+    }
+}
+
+impl Outcome for FiveAlive {
+    /// Lives left per seat; in team play each seat shows its team's lives.
+    fn scores(&self) -> Vec<i64> {
+        (0..self.n())
+            .map(|s| if self.params.team_play { self.team_lives[s % 2] } else { self.lives[s] } as i64)
+            .collect()
+    }
+
+    fn final_placements(&self) -> Vec<u32> {
+        let mut placements = vec![0; self.n()];
+        let mut better = 0;
+        for group in self.result.iter().flat_map(|r| &r.ranking) {
+            for &s in group.as_slice() {
+                placements[s as usize] = 1 + better;
+            }
+            better += group.len as u32;
+        }
+        placements
+    }
+}
+
+impl StateJson for FiveAlive {
     fn parse_action(text: &str) -> Option<Action> {
         match text {
             "flip" => Some(FLIP),
@@ -2446,26 +2408,6 @@ impl Rules for FiveAlive {
                 out.push_str(CODES[card as usize % KINDS]);
             }
         }
-    }
-
-    /// Lives left per seat; in team play each seat shows its team's lives.
-    fn scores(&self) -> Vec<i64> {
-        (0..self.n())
-            .map(|s| if self.params.team_play { self.team_lives[s % 2] } else { self.lives[s] } as i64)
-            .collect()
-    }
-
-    fn placements(&self) -> Option<Vec<u32>> {
-        let result = self.result.as_ref()?;
-        let mut placements = vec![0; self.n()];
-        let mut better = 0;
-        for group in &result.ranking {
-            for &s in group.as_slice() {
-                placements[s as usize] = 1 + better;
-            }
-            better += group.len as u32;
-        }
-        Some(placements)
     }
 
     fn observation(&self, seat: usize) -> Value {
@@ -2499,10 +2441,66 @@ impl Rules for FiveAlive {
         Value::Object(m)
     }
 
-    fn history(&self) -> &[Action] {
-        &self.history
+    /// Loads a state written by `to_json` (either engine), checking it.
+    fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
+        json::check_header(v, Self::SPEC.id, params.players, &params.to_json())?;
+        let n = params.players;
+        let mut g = FiveAlive::blank(params, json::uint(v, "rng")?);
+        g.round = bounded(v, "round", 1, u32::MAX as u64)? as u32;
+        g.dealer = bounded(v, "dealer", 0, n as u64 - 1)? as u8;
+        g.dir = match json::int(v, "dir")? {
+            1 => 1,
+            -1 => -1,
+            _ => return Err(state_error("dir must be 1 or -1".into())),
+        };
+        g.phase = match json::string(v, "phase")? {
+            "play" => Phase::Play,
+            "bomb_response" => Phase::BombResponse,
+            "game_over" => Phase::GameOver,
+            other => return Err(state_error(format!("unknown phase {other:?}"))),
+        };
+        g.total = bounded(v, "total", 0, 21)? as u8;
+        g.action_count = json::uint(v, "action_count")?;
+        g.round_start = json::uint(v, "round_start")? as usize;
+        read_lives(v, &params, &mut g)?;
+        g.set_active(g.active_from_lives());
+        let hands = json::array(v, "hands")?;
+        ensure(hands.len() == n, || {
+            "\"hands\" must have one entry per seat".into()
+        })?;
+        for (s, h) in hands.iter().enumerate() {
+            g.hands[s] = Hand::from_slice(read_pile(h, "hands")?.as_slice());
+        }
+        let mut draw = read_pile(json::field(v, "draw_pile")?, "draw_pile")?;
+        draw.cards[..draw.len as usize].reverse();
+        g.draw = draw;
+        g.discard = read_pile(json::field(v, "discard_pile")?, "discard_pile")?;
+        for text in json::strings(json::field(v, "history")?, "history")? {
+            let a = Self::parse_action(text)
+                .ok_or_else(|| state_error(format!("{text:?} in history is not an action")))?;
+            g.history.push(a);
+        }
+        for batch in json::array(v, "elimination_log")? {
+            g.elimination_log
+                .push(read_seats(batch, n, "elimination_log")?);
+        }
+        g.current = match json::field(v, "current")? {
+            Value::Null => 0,
+            c => c
+                .as_u64()
+                .filter(|&c| c < n as u64)
+                .ok_or_else(|| state_error("current must be a seat or null".into()))?
+                as u8,
+        };
+        let current_is_null = v["current"].is_null();
+        g.pending = read_bomb(json::field(v, "pending_bomb")?, n)?;
+        g.result = read_result(json::field(v, "result")?, n)?;
+        g.check_whole(current_is_null)?;
+        Ok(g)
     }
+}
 
+impl NativeBots for FiveAlive {
     /// Uniform over the legal actions without building their list: in play,
     /// index `i` (drawn by multiply-shift below their number) is the `i`-th
     /// playable kind in kind order, or `flip` one past the last; answering a
@@ -2519,13 +2517,11 @@ impl Rules for FiveAlive {
         }
         // Action codes are kinds, then FLIP: the choices as one set, in order.
         let playable = self.playable_kinds();
-        let flip = playable == 0 || self.params.voluntary_flip;
+        let flip = playable == 0 || self.params.allow_voluntary_flip;
         let choices = playable | u32::from(flip) << FLIP;
         let i = pick(rng, choices.count_ones() as usize);
         Action::from(nth_choice(choices, i as u32))
     }
-
-    const HAS_HEURISTIC: bool = true;
 
     /// The strategy of `cardref.bots.heuristic.five_alive`: answer a Bomb with a
     /// 0; go out when possible; Redeal a heavy hand; numbers high to low; then
@@ -2576,7 +2572,9 @@ impl Rules for FiveAlive {
             .find(|&&k| saves >> k & 1 == 1)
             .map_or(buf[0], |&k| k as Action)
     }
+}
 
+impl Search for FiveAlive {
     /// The other hands and the draw pile dealt anew from the cards `seat`
     /// cannot see, keeping hand sizes and what the round's forced flips,
     /// forced Bombs and rebuilt draw piles showed (see "Determinization"
@@ -2600,46 +2598,6 @@ impl Rules for FiveAlive {
             .ok_or_else(|| state_error("the hidden cards do not fit the hands".into()))
     }
 
-    /// Every legal action, the heuristic's choice first: the search keeps
-    /// the first of equally good actions, so ties (common: many a card makes
-    /// no difference to the round) go to the heuristic, not to the lowest card.
-    fn search_candidates(&self, legal: &mut Vec<Action>) {
-        let mut buf = Vec::with_capacity(legal.len());
-        let choice = self.heuristic_action(&mut SplitMix64::new(0), &mut buf);
-        if let Some(i) = legal.iter().position(|&a| a == choice) {
-            legal[..=i].rotate_right(1);
-        }
-    }
-
-    /// Rollouts end with the round (or the game). The value is the lives the
-    /// other seats lost meanwhile (on average over those in play at the
-    /// start) minus those `seat` lost; in team play, the other team's minus
-    /// its own. The heuristic's own choice at the root gets [`HEURISTIC_BONUS`]
-    /// on top, so that the search leaves it only for a clearly better card.
-    fn rollout_value(&self, seat: usize, start: &Self) -> Option<f64> {
-        if !self.is_terminal() && self.round == start.round {
-            return None;
-        }
-        let root = self.history[start.history.len()];
-        let mut buf = Vec::new();
-        let bonus = if start.heuristic_action(&mut SplitMix64::new(0), &mut buf) == root {
-            HEURISTIC_BONUS
-        } else {
-            0.0
-        };
-        if self.params.team_play {
-            let lost = |t: usize| f64::from(start.team_lives[t] - self.team_lives[t]);
-            return Some(lost(1 - seat % 2) - lost(seat % 2) + bonus);
-        }
-        let lost = |s: usize| f64::from(start.lives[s] - self.lives[s]);
-        let (mut others, mut count) = (0.0, 0.0);
-        for s in (0..self.n()).filter(|&s| s != seat && start.is_active(s)) {
-            others += lost(s);
-            count += 1.0;
-        }
-        Some(others / f64::max(count, 1.0) - lost(seat) + bonus)
-    }
-
     /// Builds the state JSON from the observation's public parts with the
     /// unseen cards dealt at random, loads it with `from_json`, then resamples
     /// it for the seat (so the round's forced flips and Bombs are kept to).
@@ -2648,7 +2606,7 @@ impl Rules for FiveAlive {
     /// `action_count` and `round_start` stay what they are.
     fn sample_from_observation(&self, obs: &Value, rng: &mut SplitMix64) -> Result<Self, Error> {
         let bad = |what: &str| state_error(format!("not a five_alive observation: {what}"));
-        ensure(json::string(obs, "game")? == Self::ID, || {
+        ensure(json::string(obs, "game")? == Self::SPEC.id, || {
             "not a five_alive observation".into()
         })?;
         let n = self.n();
@@ -2713,14 +2671,56 @@ impl Rules for FiveAlive {
         state.insert("history".into(), json!(history));
         Self::from_json(self.params, &Value::Object(state))?.resample(seat, rng)
     }
+
+    /// Every legal action, the heuristic's choice first: the search keeps
+    /// the first of equally good actions, so ties (common: many a card makes
+    /// no difference to the round) go to the heuristic, not to the lowest card.
+    fn search_candidates(&self, legal: &mut Vec<Action>) {
+        let mut buf = Vec::with_capacity(legal.len());
+        let choice = self.heuristic_action(&mut SplitMix64::new(0), &mut buf);
+        if let Some(i) = legal.iter().position(|&a| a == choice) {
+            legal[..=i].rotate_right(1);
+        }
+    }
+
+    /// Rollouts end with the round (or the game). The value is the lives the
+    /// other seats lost meanwhile (on average over those in play at the
+    /// start) minus those `seat` lost; in team play, the other team's minus
+    /// its own. The heuristic's own choice at the root gets [`HEURISTIC_BONUS`]
+    /// on top, so that the search leaves it only for a clearly better card.
+    fn rollout_value(&self, seat: usize, start: &Self) -> Option<f64> {
+        if !self.is_terminal() && self.round == start.round {
+            return None;
+        }
+        let root = self.history[start.history.len()];
+        let mut buf = Vec::new();
+        let bonus = if start.heuristic_action(&mut SplitMix64::new(0), &mut buf) == root {
+            HEURISTIC_BONUS
+        } else {
+            0.0
+        };
+        if self.params.team_play {
+            let lost = |t: usize| f64::from(start.team_lives[t] - self.team_lives[t]);
+            return Some(lost(1 - seat % 2) - lost(seat % 2) + bonus);
+        }
+        let lost = |s: usize| f64::from(start.lives[s] - self.lives[s]);
+        let (mut others, mut count) = (0.0, 0.0);
+        for s in (0..self.n()).filter(|&s| s != seat && start.is_active(s)) {
+            others += lost(s);
+            count += 1.0;
+        }
+        Some(others / f64::max(count, 1.0) - lost(seat) + bonus)
+    }
 }
+
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::Param;
 
     fn params(players: i64, given: &[(&str, Param)]) -> Params {
-        Params::parse(
+        crate::games::parse_params::<FiveAlive>(
             players,
             given
                 .iter()
@@ -2766,7 +2766,7 @@ mod tests {
     #[test]
     fn cross_key_checks_reject_bad_configs() {
         let bad = |players: i64, given: Vec<(&str, Param)>| {
-            Params::parse(
+            crate::games::parse_params::<FiveAlive>(
                 players,
                 given.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
             )
@@ -3065,13 +3065,13 @@ mod tests {
                         }
                         let q = b.current as usize;
                         // A forced flip: the flipper holds only numbers over 21 - total.
-                        if a == FLIP && !p.voluntary_flip && q != seat && g.is_active(q) {
+                        if a == FLIP && !p.allow_voluntary_flip && q != seat && g.is_active(q) {
                             let kinds = flip_kinds(b.total);
                             assert!(r.hands[q].as_slice().iter().all(|&c| kinds >> c & 1 == 1));
                             shown[0] += 1;
                         }
                         // A forced Bomb: who lost a life to it holds no 0.
-                        if a == Action::from(BOMB) && !p.optional_bomb && !p.team_play {
+                        if a == Action::from(BOMB) && p.bomb_response == BombResponse::Forced && !p.team_play {
                             for o in (0..g.n()).filter(|&o| o != seat && o != q && g.is_active(o)) {
                                 if g.lives[o] < b.lives[o] {
                                     assert!(!r.hands[o].contains(0));

@@ -26,9 +26,12 @@
 //! ranking.
 
 use crate::cards::{bits, check_deck, nth_bit64};
-use crate::game::{competition_placements, parse_canonical_uint, pick, Action, Error, Rules};
+use crate::game::{
+    competition_placements, parse_canonical_uint, pick, Action, Error, Game, GameSpec, NativeBots,
+    Outcome, Rules, Search, StateJson,
+};
 use crate::json::{self, ensure};
-use crate::params::{check_players, Param, ParamReader};
+use crate::params::{choice_key, invalid, variant_keys, CustomKey, KeyValue, Param, Variant, VariantKeys};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
 use std::hint::select_unpredictable;
@@ -205,179 +208,146 @@ fn shift_down(word: u64, moved: u64) -> u64 {
 // §8 Variants
 // ---------------------------------------------------------------------------
 
-/// `red_ace` (HU-1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RedAce {
-    /// Adds 1 (default).
-    One,
-    /// Sets a value, as the black aces.
-    Choose,
-    /// Adds nothing.
-    Zero,
-}
-
-/// `bust_rule` (HU-7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BustRule {
-    /// The value restarts at 0 (default).
-    Reset,
-    /// The busting card has no effect.
-    Void,
-    /// A new deal, dealt by the buster.
-    Redeal,
-}
-
-const RED_ACES: [&str; 3] = ["one", "choose", "zero"];
-const BUST_RULES: [&str; 3] = ["reset", "void", "redeal"];
-
-/// The variant keys of §8, checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Params {
-    /// Seats at the table (2..=12); not a variant key, but fixed with them.
-    pub players: usize,
-    /// `allow_two_players`.
-    pub allow_two_players: bool,
-    /// `num_decks` as given: `None` for `"auto"`.
-    pub num_decks: Option<u8>,
-    /// The resolved deck count, 1 or 2.
-    pub decks: usize,
-    /// `chips`, starting chips.
-    pub chips: i64,
-    /// `hand_size`.
-    pub hand_size: usize,
-    /// `first_dealer`.
-    pub first_dealer: usize,
-    /// `red_ace`.
-    pub red_ace: RedAce,
-    /// `allow_negative`.
-    pub allow_negative: bool,
-    /// `allow_voluntary_bust`.
-    pub allow_voluntary_bust: bool,
-    /// `bust_rule`.
-    pub bust_rule: BustRule,
-    /// `max_actions`.
-    pub max_actions: u64,
-}
-
-fn invalid(key: &str, message: String) -> Error {
-    Error::InvalidParams {
-        key: key.to_string(),
-        message,
+choice_key! {
+    /// `red_ace` (HU-1).
+    pub enum RedAce {
+        /// Adds 1 (default).
+        One = "one",
+        /// Sets a value, as the black aces.
+        Choose = "choose",
+        /// Adds nothing.
+        Zero = "zero",
     }
 }
 
-/// `num_decks` is "auto", 1 or 2; "auto" is handed on to the reader as none.
-fn take_num_decks(given: &mut [(String, Param)]) -> Result<(), Error> {
-    for (key, value) in given.iter_mut().filter(|(k, _)| k == "num_decks") {
-        match value {
-            Param::Str(s) if s == "auto" => *value = Param::None,
-            Param::Int(1 | 2) => {}
-            other => {
-                let got = match other {
-                    Param::Bool(b) => format!("the boolean {b}"),
-                    Param::Int(i) => format!("the integer {i}"),
-                    Param::Str(s) => format!("the string {s:?}"),
-                    Param::None => "none".into(),
-                    Param::List(items) => format!("a list of {} items", items.len()),
-                    Param::Other(d) => d.clone(),
-                };
-                return Err(invalid(key, format!("must be \"auto\", 1 or 2, got {got}")));
-            }
+choice_key! {
+    /// `bust_rule` (HU-7).
+    pub enum BustRule {
+        /// The value restarts at 0 (default).
+        Reset = "reset",
+        /// The busting card has no effect.
+        Void = "void",
+        /// A new deal, dealt by the buster.
+        Redeal = "redeal",
+    }
+}
+
+/// `num_decks`: "auto" (HU-12), or 1 or 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumDecks {
+    /// One deck up to 6 players, else two.
+    Auto,
+    /// That many decks.
+    Decks(u8),
+}
+
+impl KeyValue for NumDecks {
+    fn to_json(&self) -> Value {
+        match self {
+            NumDecks::Auto => json!("auto"),
+            NumDecks::Decks(d) => json!(d),
         }
     }
-    Ok(())
 }
 
-impl Params {
-    /// Checks the player count and the variant keys (docs/rules/CONVENTIONS.md, "Configuration").
-    pub fn parse(players: i64, mut given: Vec<(String, Param)>) -> Result<Self, Error> {
-        let players = check_players(players, 2, MAX_PLAYERS as i64)?;
-        take_num_decks(&mut given)?;
-        let mut r = ParamReader::new(given);
-        let allow_two_players = r.boolean("allow_two_players", false)?;
-        let num_decks = r.optional_int("num_decks", 1, 2)?.map(|d| d as u8);
-        let chips = r.int("chips", 3, 1, i64::MAX)?;
-        let hand_size = r.int("hand_size", 3, 1, i64::MAX)?;
-        let first_dealer = r.int("first_dealer", 0, 0, i64::MAX)?;
-        let red_ace =
-            [RedAce::One, RedAce::Choose, RedAce::Zero][r.choice("red_ace", &RED_ACES)?];
-        let allow_negative = r.boolean("allow_negative", false)?;
-        let allow_voluntary_bust = r.boolean("allow_voluntary_bust", false)?;
-        let bust_rule = [BustRule::Reset, BustRule::Void, BustRule::Redeal]
-            [r.choice("bust_rule", &BUST_RULES)?];
-        let max_actions = r.int("max_actions", 5000, 1, i64::MAX)? as u64;
-        r.finish()?;
-        let decks = match num_decks {
-            Some(d) => d as usize,
-            None if players <= 6 => 1,
-            None => 2,
-        };
-        if players == 2 && !allow_two_players {
+impl CustomKey for NumDecks {
+    fn default_value() -> Self {
+        NumDecks::Auto
+    }
+
+    fn read(given: Param) -> Result<Self, String> {
+        match given {
+            Param::Str(s) if s == "auto" => Ok(NumDecks::Auto),
+            Param::Int(d @ (1 | 2)) => Ok(NumDecks::Decks(d as u8)),
+            other => Err(format!("must be \"auto\", 1 or 2, got {}", other.describe())),
+        }
+    }
+}
+
+variant_keys! {
+    /// The variant keys of §8, checked.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Params {
+        /// Two players are allowed only with this.
+        allow_two_players: bool = boolean(false),
+        /// How many decks are in play.
+        num_decks: NumDecks = custom,
+        /// Starting chips.
+        chips: i64 = int(3, 1, i64::MAX),
+        /// Cards in a hand.
+        hand_size: usize = int(3, 1, i64::MAX),
+        /// The first dealer's seat.
+        first_dealer: usize = int(0, 0, i64::MAX),
+        /// What a red ace does.
+        red_ace: RedAce = choice,
+        /// Whether the value may go below 0.
+        allow_negative: bool = boolean(false),
+        /// Whether a busting card may be played while a safe one exists.
+        allow_voluntary_bust: bool = boolean(false),
+        /// What follows a bust.
+        bust_rule: BustRule = choice,
+        /// Actions after which the game stops.
+        max_actions: u64 = int(5000, 1, i64::MAX),
+    }
+}
+
+impl Variant for Params {
+    /// Cross-key checks of §8.
+    fn check_config(&self) -> Result<(), Error> {
+        let players = self.players;
+        if players == 2 && !self.allow_two_players {
             return Err(invalid(
                 "players",
                 "2 players need allow_two_players = true (3 to 12 otherwise)".into(),
             ));
         }
-        if first_dealer >= players as i64 {
+        if self.first_dealer >= players {
             return Err(invalid(
                 "first_dealer",
                 format!(
-                    "must be a seat from 0 to {}, got {first_dealer}",
-                    players - 1
+                    "must be a seat from 0 to {}, got {}",
+                    players - 1,
+                    self.first_dealer
                 ),
             ));
         }
-        let in_play = 52 * decks as i64;
-        if hand_size
-            .checked_mul(players as i64)
+        let in_play = 52 * self.decks();
+        if self
+            .hand_size
+            .checked_mul(players)
             .is_none_or(|total| total >= in_play)
         {
             return Err(invalid(
                 "hand_size",
-                format!("hand_size x players must be below the {in_play} cards in play, got {hand_size} x {players}"),
+                format!(
+                    "hand_size x players must be below the {in_play} cards in play, got {} x {players}",
+                    self.hand_size
+                ),
             ));
         }
-        Ok(Params {
-            players,
-            allow_two_players,
-            num_decks,
-            decks,
-            chips,
-            hand_size: hand_size as usize,
-            first_dealer: first_dealer as usize,
-            red_ace,
-            allow_negative,
-            allow_voluntary_bust,
-            bust_rule,
-            max_actions,
-        })
-    }
-
-    /// The effective variant values, every key present.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "allow_two_players": self.allow_two_players,
-            "num_decks": match self.num_decks { Some(d) => json!(d), None => json!("auto") },
-            "chips": self.chips,
-            "hand_size": self.hand_size,
-            "first_dealer": self.first_dealer,
-            "red_ace": RED_ACES[self.red_ace as usize],
-            "allow_negative": self.allow_negative,
-            "allow_voluntary_bust": self.allow_voluntary_bust,
-            "bust_rule": BUST_RULES[self.bust_rule as usize],
-            "max_actions": self.max_actions,
-        })
+        Ok(())
     }
 
     /// The cards in play, canonical order: one deck, or two one after the other (§2.2).
-    pub fn canonical_deck(&self) -> Vec<String> {
-        (0..52 * self.decks)
+    fn canonical_deck(&self) -> Vec<String> {
+        (0..52 * self.decks())
             .map(|i| card_code((i % 52) as u8))
             .collect()
     }
+}
+
+impl Params {
+    /// The deck count: `auto` is 1 deck up to 6 players, else 2 (HU-12).
+    pub fn decks(&self) -> usize {
+        match self.num_decks {
+            NumDecks::Decks(d) => d as usize,
+            NumDecks::Auto if self.players <= 6 => 1,
+            NumDecks::Auto => 2,
+        }
+    }
 
     fn deck_size(&self) -> usize {
-        52 * self.decks
+        52 * self.decks()
     }
 }
 
@@ -1128,7 +1098,7 @@ impl Hundred {
         self.stock_len = under as u8;
         self.pile[0] = self.pile[under];
         self.pile_len = 1;
-        if self.params.decks == 1 {
+        if self.params.decks() == 1 {
             self.generation = self.generation.wrapping_add(1);
         }
         true
@@ -1223,73 +1193,6 @@ impl Hundred {
         (0..self.n()).map(|s| codes(self.hand(s))).collect()
     }
 
-    /// Loads a state written by `to_json` (either engine), checking it.
-    pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        json::check_header(v, Self::ID, params.players, &params.to_json())?;
-        let n = params.players;
-        let mut g = Hundred::new(params, 0, None)?;
-        g.rng = SplitMix64::new(json::uint(v, "rng")?);
-        let chips = json::ints(json::field(v, "chips")?, "chips")?;
-        ensure(chips.len() == n, || {
-            "\"chips\" must have one entry per seat".into()
-        })?;
-        g.chips[..n].copy_from_slice(&chips);
-        g.set_active((0..n).filter(|&s| g.is_active(s)).map(|s| 1 << s).sum());
-        let hands = json::array(v, "hands")?;
-        ensure(hands.len() == n, || {
-            "\"hands\" must have one entry per seat".into()
-        })?;
-        for (s, h) in hands.iter().enumerate() {
-            let cards = card_list(h, "hands", params.hand_size)?;
-            let start = g.hand_start(s);
-            g.hands[start..start + cards.len()].copy_from_slice(&cards);
-            g.hand_len[s] = cards.len() as u8;
-        }
-        g.refresh_hand_sets();
-        let stock = card_list(json::field(v, "stock")?, "stock", MAX_CARDS)?;
-        for (slot, &c) in g.stock.iter_mut().zip(stock.iter().rev()) {
-            *slot = c;
-        }
-        g.stock_len = stock.len() as u8;
-        let pile = card_list(json::field(v, "pile")?, "pile", MAX_CARDS)?;
-        g.pile[..pile.len()].copy_from_slice(&pile);
-        g.pile_len = pile.len() as u8;
-        g.value = json::int(v, "value")?;
-        ensure((NEGATIVE_FLOOR..=LIMIT).contains(&g.value), || {
-            "field \"value\" out of range".into()
-        })?;
-        g.dir = match json::int(v, "dir")? {
-            1 => 1,
-            -1 => -1,
-            _ => {
-                return Err(Error::InvalidState {
-                    message: "dir must be 1 or -1".into(),
-                })
-            }
-        };
-        g.dealer = seat(json::uint(v, "dealer")?, n, "dealer")?;
-        g.deal_number = json::uint(v, "deal_number")?;
-        ensure(g.deal_number >= 1, || {
-            "field \"deal_number\" out of range".into()
-        })?;
-        let log = json::ints(json::field(v, "elimination_log")?, "elimination_log")?;
-        ensure(log.len() <= n, || "elimination_log is too long".into())?;
-        for (i, &s) in log.iter().enumerate() {
-            g.elim[i] = seat(s.max(-1) as u64, n, "elimination_log")?;
-        }
-        g.elim_len = log.len() as u8;
-        g.action_count = json::uint(v, "action_count")?;
-        g.history.clear();
-        for text in json::strings(json::field(v, "history")?, "history")? {
-            g.history.push(parse_history(text)?);
-        }
-        g.read_recent(json::array(v, "recent")?)?;
-        g.slot_gen.fill(g.generation);
-        g.slot_bust.fill(NO_BUST);
-        g.read_phase(v)?;
-        g.check_consistency()?;
-        Ok(g)
-    }
 
     fn read_recent(&mut self, pairs: &[Value]) -> Result<(), Error> {
         ensure(pairs.len() <= self.n(), || "recent is too long".into())?;
@@ -1358,7 +1261,7 @@ impl Hundred {
         for &c in all.chain(&self.pile[..self.pile_len as usize]) {
             counts[c as usize] += 1;
         }
-        ensure(counts.iter().all(|&k| k == p.decks), || {
+        ensure(counts.iter().all(|&k| k == p.decks()), || {
             "the cards in hands, stock and pile are not exactly the cards in play".into()
         })?;
         ensure(
@@ -1435,9 +1338,25 @@ fn parse_history(text: &str) -> Result<Action, Error> {
     })
 }
 
-impl Rules for Hundred {
-    const ID: &'static str = "hundred";
+impl Game for Hundred {
+    const SPEC: GameSpec = GameSpec {
+        id: "hundred",
+        min_players: 2,
+        max_players: MAX_PLAYERS,
+        default_players: 5,
+        teams: &[],
+        rule_prefix: "HU",
+        heuristic: true,
+        search: true,
+    };
+    type Params = Params;
 
+    fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
+        Hundred::new(params, seed, deck)
+    }
+}
+
+impl Rules for Hundred {
     fn current_player(&self) -> Option<usize> {
         self.result.is_none().then_some(self.current as usize)
     }
@@ -1490,6 +1409,29 @@ impl Rules for Hundred {
         self.play(action);
     }
 
+    fn history(&self) -> &[Action] {
+        &self.history
+    }
+}
+
+impl Outcome for Hundred {
+    fn scores(&self) -> Vec<i64> {
+        self.chips[..self.n()].to_vec()
+    }
+
+    fn final_placements(&self) -> Vec<u32> {
+        let ranking = self.result.as_ref().map_or(&[][..], |(_, r)| &r[..]);
+        let mut group = [0usize; MAX_PLAYERS];
+        for (i, seats) in ranking.iter().enumerate() {
+            for &s in seats {
+                group[s] = i;
+            }
+        }
+        competition_placements(self.n(), |a, b| group[a] < group[b])
+    }
+}
+
+impl StateJson for Hundred {
     fn parse_action(text: &str) -> Option<Action> {
         let rest = text.strip_prefix("play ")?;
         let (code, value) = match rest.split_once(' ') {
@@ -1512,25 +1454,10 @@ impl Rules for Hundred {
         }
     }
 
-    fn scores(&self) -> Vec<i64> {
-        self.chips[..self.n()].to_vec()
-    }
-
-    fn placements(&self) -> Option<Vec<u32>> {
-        let (_, ranking) = self.result.as_ref()?;
-        let mut group = [0usize; MAX_PLAYERS];
-        for (i, seats) in ranking.iter().enumerate() {
-            for &s in seats {
-                group[s] = i;
-            }
-        }
-        Some(competition_placements(self.n(), |a, b| group[a] < group[b]))
-    }
-
     fn observation(&self, seat: usize) -> Value {
         let n = self.n();
         json!({
-            "game": "hundred",
+            "game": Self::SPEC.id,
             "seat": seat,
             "players": n,
             "params": self.params.to_json(),
@@ -1589,10 +1516,76 @@ impl Rules for Hundred {
         Value::Object(m)
     }
 
-    fn history(&self) -> &[Action] {
-        &self.history
+    /// Loads a state written by `to_json` (either engine), checking it.
+    fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
+        json::check_header(v, Self::SPEC.id, params.players, &params.to_json())?;
+        let n = params.players;
+        let mut g = Hundred::new(params, 0, None)?;
+        g.rng = SplitMix64::new(json::uint(v, "rng")?);
+        let chips = json::ints(json::field(v, "chips")?, "chips")?;
+        ensure(chips.len() == n, || {
+            "\"chips\" must have one entry per seat".into()
+        })?;
+        g.chips[..n].copy_from_slice(&chips);
+        g.set_active((0..n).filter(|&s| g.is_active(s)).map(|s| 1 << s).sum());
+        let hands = json::array(v, "hands")?;
+        ensure(hands.len() == n, || {
+            "\"hands\" must have one entry per seat".into()
+        })?;
+        for (s, h) in hands.iter().enumerate() {
+            let cards = card_list(h, "hands", params.hand_size)?;
+            let start = g.hand_start(s);
+            g.hands[start..start + cards.len()].copy_from_slice(&cards);
+            g.hand_len[s] = cards.len() as u8;
+        }
+        g.refresh_hand_sets();
+        let stock = card_list(json::field(v, "stock")?, "stock", MAX_CARDS)?;
+        for (slot, &c) in g.stock.iter_mut().zip(stock.iter().rev()) {
+            *slot = c;
+        }
+        g.stock_len = stock.len() as u8;
+        let pile = card_list(json::field(v, "pile")?, "pile", MAX_CARDS)?;
+        g.pile[..pile.len()].copy_from_slice(&pile);
+        g.pile_len = pile.len() as u8;
+        g.value = json::int(v, "value")?;
+        ensure((NEGATIVE_FLOOR..=LIMIT).contains(&g.value), || {
+            "field \"value\" out of range".into()
+        })?;
+        g.dir = match json::int(v, "dir")? {
+            1 => 1,
+            -1 => -1,
+            _ => {
+                return Err(Error::InvalidState {
+                    message: "dir must be 1 or -1".into(),
+                })
+            }
+        };
+        g.dealer = seat(json::uint(v, "dealer")?, n, "dealer")?;
+        g.deal_number = json::uint(v, "deal_number")?;
+        ensure(g.deal_number >= 1, || {
+            "field \"deal_number\" out of range".into()
+        })?;
+        let log = json::ints(json::field(v, "elimination_log")?, "elimination_log")?;
+        ensure(log.len() <= n, || "elimination_log is too long".into())?;
+        for (i, &s) in log.iter().enumerate() {
+            g.elim[i] = seat(s.max(-1) as u64, n, "elimination_log")?;
+        }
+        g.elim_len = log.len() as u8;
+        g.action_count = json::uint(v, "action_count")?;
+        g.history.clear();
+        for text in json::strings(json::field(v, "history")?, "history")? {
+            g.history.push(parse_history(text)?);
+        }
+        g.read_recent(json::array(v, "recent")?)?;
+        g.slot_gen.fill(g.generation);
+        g.slot_bust.fill(NO_BUST);
+        g.read_phase(v)?;
+        g.check_consistency()?;
+        Ok(g)
     }
+}
 
+impl NativeBots for Hundred {
     /// Fast path, without building the legal list: one draw below the number
     /// of legal actions, the first ones standing for the playable plain cards
     /// (one action each), the rest for the 101 values of each playable
@@ -1619,8 +1612,6 @@ impl Rules for Hundred {
         let c = nth_card(set, index as u32, self.params.hand_size);
         Action::from(c) + value_code
     }
-
-    const HAS_HEURISTIC: bool = true;
 
     /// The strategy of `cardref.bots.heuristic.hundred`: among the safe plain
     /// cards, push the value up but keep the rescue cards; else an ace that sets
@@ -1671,42 +1662,9 @@ impl Rules for Hundred {
         texts.sort();
         texts.first().map_or(buf[0], |t| t.2)
     }
+}
 
-    /// A value-choosing ace is tried with 0, 50 and every value from 90 to
-    /// 100, where the next player's safe cards change; every other card as it is.
-    fn search_candidates(&self, legal: &mut Vec<Action>) {
-        legal.retain(|&a| a < VALUE_STEP || ACE_TRIES.contains(&(a / VALUE_STEP - 1)));
-    }
-
-    /// Rollouts are short: they stop when `seat` is to act for the second
-    /// time after the action tried (or has lost a chip, or the game is over;
-    /// at the latest after 8 turns per seat). The value is the chips the
-    /// other seats lost meanwhile (on average) minus those `seat` lost, minus
-    /// one more if `seat` is to act with no safe card (it will bust), plus
-    /// 0.2 per card in its hand that can never bust: the cards that get a
-    /// player out of a high value, which the heuristic keeps for that reason.
-    fn rollout_value(&self, seat: usize, start: &Self) -> Option<f64> {
-        let n = self.n();
-        let since = self.action_count - start.action_count;
-        let lost = |s: usize| (start.chips[s] - self.chips[s]) as f64;
-        let to_act = self.current_player() == Some(seat);
-        if !self.is_terminal()
-            && lost(seat) == 0.0
-            && !(to_act && since > n as u64)
-            && since < 8 * n as u64
-        {
-            return None;
-        }
-        let others = ((0..n).map(lost).sum::<f64>() - lost(seat)) / (n - 1) as f64;
-        let doomed = to_act && lost(seat) == 0.0 && !self.has_safe(self.hand_set(seat));
-        let rescues = self
-            .hand(seat)
-            .iter()
-            .filter(|&&c| self.never_busts(c))
-            .count();
-        Some(others - lost(seat) - f64::from(u8::from(doomed)) + RESCUE_WORTH * rescues as f64)
-    }
-
+impl Search for Hundred {
     /// Hidden from `seat`: the other hands and the stock (contents and order).
     /// Each generation's cards (see `slot_gen`) are dealt anew over that
     /// generation's places, the slots with a bust constraint first (each from
@@ -1801,7 +1759,7 @@ impl Rules for Hundred {
             "hand_sizes has one entry per seat".into()
         })?;
         let stock_size = json::uint(obs, "stock_size")? as usize;
-        let mut left = [self.params.decks; 52];
+        let mut left = [self.params.decks(); 52];
         for &c in hand.iter().chain(&pile) {
             left[c as usize] = left[c as usize]
                 .checked_sub(1)
@@ -1842,7 +1800,7 @@ impl Rules for Hundred {
         }
         history.extend(recent.iter().filter_map(|p| p.get(1).cloned()));
         let state = json!({
-            "game": "hundred",
+            "game": Self::SPEC.id,
             "players": json::field(obs, "players")?,
             "params": json::field(obs, "params")?,
             "rng": rng.next_u64(),
@@ -1864,7 +1822,43 @@ impl Rules for Hundred {
         });
         Self::from_json(self.params, &state)
     }
+
+    /// A value-choosing ace is tried with 0, 50 and every value from 90 to
+    /// 100, where the next player's safe cards change; every other card as it is.
+    fn search_candidates(&self, legal: &mut Vec<Action>) {
+        legal.retain(|&a| a < VALUE_STEP || ACE_TRIES.contains(&(a / VALUE_STEP - 1)));
+    }
+
+    /// Rollouts are short: they stop when `seat` is to act for the second
+    /// time after the action tried (or has lost a chip, or the game is over;
+    /// at the latest after 8 turns per seat). The value is the chips the
+    /// other seats lost meanwhile (on average) minus those `seat` lost, minus
+    /// one more if `seat` is to act with no safe card (it will bust), plus
+    /// 0.2 per card in its hand that can never bust: the cards that get a
+    /// player out of a high value, which the heuristic keeps for that reason.
+    fn rollout_value(&self, seat: usize, start: &Self) -> Option<f64> {
+        let n = self.n();
+        let since = self.action_count - start.action_count;
+        let lost = |s: usize| (start.chips[s] - self.chips[s]) as f64;
+        let to_act = self.current_player() == Some(seat);
+        if !self.is_terminal()
+            && lost(seat) == 0.0
+            && !(to_act && since > n as u64)
+            && since < 8 * n as u64
+        {
+            return None;
+        }
+        let others = ((0..n).map(lost).sum::<f64>() - lost(seat)) / (n - 1) as f64;
+        let doomed = to_act && lost(seat) == 0.0 && !self.has_safe(self.hand_set(seat));
+        let rescues = self
+            .hand(seat)
+            .iter()
+            .filter(|&&c| self.never_busts(c))
+            .count();
+        Some(others - lost(seat) - f64::from(u8::from(doomed)) + RESCUE_WORTH * rescues as f64)
+    }
 }
+
 
 /// The heuristic bot's worth of keeping card `c`: the higher, the later it is played.
 fn rescue_value(c: u8) -> i64 {
@@ -1902,7 +1896,7 @@ mod tests {
     use super::*;
 
     fn params(players: i64, given: &[(&str, Param)]) -> Params {
-        Params::parse(
+        crate::games::parse_params::<Hundred>(
             players,
             given
                 .iter()
@@ -2036,7 +2030,7 @@ mod tests {
     #[test]
     fn bad_configs_are_rejected() {
         let bad = |players: i64, given: &[(&str, Param)]| {
-            Params::parse(
+            crate::games::parse_params::<Hundred>(
                 players,
                 given
                     .iter()

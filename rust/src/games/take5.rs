@@ -13,10 +13,11 @@
 
 use crate::cards::{bits, check_deck, nth_bit, push_bits};
 use crate::game::{
-    competition_placements, parse_canonical_uint, pick, random_step, Action, Error, Rules,
+    competition_placements, parse_canonical_uint, pick, random_step, Action, Error, Game,
+    GameSpec, NativeBots, Outcome, Rules, Search, StateJson,
 };
 use crate::json::{self, ensure};
-use crate::params::{check_players, Param, ParamReader};
+use crate::params::{choice_key, variant_keys, Variant, VariantKeys};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
 use std::hint::select_unpredictable;
@@ -99,67 +100,72 @@ fn set_heads(set: u128) -> i64 {
 // §8 Variants
 // ---------------------------------------------------------------------------
 
-/// The variant keys of §8, checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Params {
-    /// Seats at the table (2..=10); not a variant key, but fixed with them.
-    pub players: usize,
-    /// `deck = "tactics"`: only cards 1..=10N+4.
-    pub tactics: bool,
-    /// `end_score`, at least 1.
-    pub end_score: i64,
-    /// `end_rule = "more_than"` (else `"at_least"`).
-    pub more_than: bool,
-    /// `too_low_choice = "auto_fewest_heads"` (else the player chooses).
-    pub auto_row: bool,
-    /// `round_limit`, if any.
-    pub round_limit: Option<i64>,
+choice_key! {
+    /// `deck`: every card, or the Tactics deck (T5-5).
+    pub enum Deck {
+        /// Cards 1..=104.
+        Full = "full",
+        /// Only cards 1..=10N+4.
+        Tactics = "tactics",
+    }
 }
 
-const DECKS: [&str; 2] = ["full", "tactics"];
-const END_RULES: [&str; 2] = ["at_least", "more_than"];
-const TOO_LOW: [&str; 2] = ["player", "auto_fewest_heads"];
-
-impl Params {
-    /// Checks the player count and the variant keys (docs/rules/CONVENTIONS.md, "Configuration").
-    pub fn parse(players: i64, given: Vec<(String, Param)>) -> Result<Self, Error> {
-        let players = check_players(players, 2, MAX_PLAYERS as i64)?;
-        let mut r = ParamReader::new(given);
-        let params = Params {
-            players,
-            tactics: r.choice("deck", &DECKS)? == 1,
-            end_score: r.int("end_score", 66, 1, i64::MAX / 4)?,
-            more_than: r.choice("end_rule", &END_RULES)? == 1,
-            auto_row: r.choice("too_low_choice", &TOO_LOW)? == 1,
-            round_limit: r.optional_int("round_limit", 1, i64::MAX / 4)?,
-        };
-        r.finish()?;
-        Ok(params)
+choice_key! {
+    /// `end_rule`: how `end_score` ends the game (T5-1).
+    pub enum EndRule {
+        /// A total of `end_score` or more ends it.
+        AtLeast = "at_least",
+        /// Only a total above `end_score` ends it.
+        MoreThan = "more_than",
     }
+}
 
-    /// The effective variant values, every key present.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "deck": DECKS[self.tactics as usize],
-            "end_score": self.end_score,
-            "end_rule": END_RULES[self.more_than as usize],
-            "too_low_choice": TOO_LOW[self.auto_row as usize],
-            "round_limit": self.round_limit,
-        })
+choice_key! {
+    /// `too_low_choice`: who picks the row a too-low card takes (T5-6).
+    pub enum TooLowChoice {
+        /// The card's owner.
+        Player = "player",
+        /// The row with the fewest bullheads, lowest index on ties.
+        AutoFewestHeads = "auto_fewest_heads",
     }
+}
 
-    /// The highest card in play: 104, or 10N+4 with the tactics deck.
-    pub fn top_card(&self) -> u32 {
-        if self.tactics {
-            10 * self.players as u32 + 4
-        } else {
-            104
-        }
+variant_keys! {
+    /// The variant keys of §8, checked.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Params {
+        /// Which cards are in play.
+        deck: Deck = choice,
+        /// The total that ends the game, at least 1.
+        end_score: i64 = int(66, 1, i64::MAX / 4),
+        /// How `end_score` ends the game.
+        end_rule: EndRule = choice,
+        /// Who picks the row a too-low card takes.
+        too_low_choice: TooLowChoice = choice,
+        /// Rounds after which the game ends anyway, if any.
+        round_limit: Option<i64> = optional_int(1, i64::MAX / 4),
+    }
+}
+
+impl Variant for Params {
+    /// No key depends on another in Take 5.
+    fn check_config(&self) -> Result<(), Error> {
+        Ok(())
     }
 
     /// The cards in play, canonical order (§2).
-    pub fn canonical_deck(&self) -> Vec<String> {
-        (1..=self.top_card()).map(|c| c.to_string()).collect()
+    fn canonical_deck(&self) -> Vec<String> {
+        (1..=self.highest_card()).map(|c| c.to_string()).collect()
+    }
+}
+
+impl Params {
+    /// The highest card in play: 104, or 10N+4 with the Tactics deck (§8, T5-5).
+    pub fn highest_card(&self) -> u32 {
+        match self.deck {
+            Deck::Full => 104,
+            Deck::Tactics => 10 * self.players as u32 + 4,
+        }
     }
 }
 
@@ -277,7 +283,7 @@ impl Take5 {
 
     /// The cards in play, canonical order, shuffled by the generator (§2, §4.1).
     fn shuffle_new_deck(&mut self) -> ([u8; 104], usize) {
-        let top = self.params.top_card() as usize;
+        let top = self.params.highest_card() as usize;
         let mut cards = [0u8; 104];
         for (i, c) in cards[..top].iter_mut().enumerate() {
             *c = i as u8 + 1;
@@ -389,7 +395,7 @@ impl Take5 {
                     self.place_on(r, card, seat as usize);
                     r
                 }
-                None if self.params.auto_row => self.take_fewest_heads_row(card, seat as usize),
+                None if self.params.too_low_choice == TooLowChoice::AutoFewestHeads => self.take_fewest_heads_row(card, seat as usize),
                 None => {
                     self.row_ends = ends;
                     self.next_to_place = i as u8;
@@ -511,10 +517,9 @@ impl Take5 {
     fn game_ends(&self) -> bool {
         let limit = self.params.end_score;
         let reached = self.scores[..self.n()].iter().any(|&s| {
-            if self.params.more_than {
-                s > limit
-            } else {
-                s >= limit
+            match self.params.end_rule {
+                EndRule::AtLeast => s >= limit,
+                EndRule::MoreThan => s > limit,
             }
         });
         reached || self.params.round_limit == Some(self.round as i64)
@@ -603,11 +608,238 @@ impl Take5 {
         )
     }
 
+
+    /// The checks `from_json` makes after reading every field.
+    fn check_consistency(&mut self, revealed_len: usize) -> Result<(), Error> {
+        let n = self.n();
+        let mut seen = self.unused;
+        let mut count = self.unused.count_ones();
+        let mut add = |set: u128| {
+            count += set.count_ones();
+            seen |= set;
+        };
+        for s in 0..n {
+            add(self.hands[s]);
+            add(self.piles[s]);
+            if self.committed[s] != 0 {
+                add(1 << self.committed[s]);
+            }
+        }
+        for r in 0..ROWS {
+            add(self.rows[r]);
+        }
+        if self.phase == Phase::ChooseRow {
+            for &(c, _) in &self.revealed[self.next_to_place as usize..revealed_len] {
+                add(1 << c);
+            }
+        }
+        let all = cards_in_play(self.params.highest_card() as usize);
+        let game_over = self.phase == Phase::GameOver;
+        ensure(
+            game_over || (seen == all && count == all.count_ones()),
+            || {
+                "the cards in hands, commitments, rows, piles and unused are not exactly the cards in play".into()
+            },
+        )?;
+        ensure(
+            self.round >= 1 && self.turn <= TURNS && self.round_start <= self.history.len(),
+            || "round, turn or round_start out of range".into(),
+        )?;
+        match self.phase {
+            Phase::Commit => {
+                let k = self.committed[..n].iter().take_while(|&&c| c != 0).count();
+                ensure(
+                    self.committed[k..n].iter().all(|&c| c == 0) && k < n && self.turn < TURNS,
+                    || "commitments must be made in seat order".into(),
+                )?;
+                ensure(revealed_len == 0, || {
+                    "revealed must be empty while committing".into()
+                })?;
+                self.to_act = k as u8;
+            }
+            Phase::ChooseRow => {
+                ensure(
+                    revealed_len == n && (self.next_to_place as usize) < n,
+                    || "bad revealed cards".into(),
+                )?;
+                self.to_act = self.revealed[self.next_to_place as usize].1;
+            }
+            Phase::GameOver => self.to_act = 0,
+        }
+        Ok(())
+    }
+}
+
+impl Game for Take5 {
+    const SPEC: GameSpec = GameSpec {
+        id: "take5",
+        min_players: 2,
+        max_players: MAX_PLAYERS,
+        default_players: 4,
+        teams: &[],
+        rule_prefix: "T5",
+        heuristic: true,
+        search: true,
+    };
+    type Params = Params;
+
+    fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
+        Take5::new(params, seed, deck)
+    }
+}
+
+impl Rules for Take5 {
+    fn current_player(&self) -> Option<usize> {
+        (self.phase != Phase::GameOver).then_some(self.to_act as usize)
+    }
+
+    /// Commit: `play c` for every card in hand, ascending. Choose row: `take 0`..`take 3`.
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        match self.phase {
+            Phase::Commit => push_bits(self.hands[self.to_act as usize], out),
+            Phase::ChooseRow => out.extend(TAKE..TAKE + ROWS as Action),
+            Phase::GameOver => {}
+        }
+    }
+
+    fn illegal_reason(&self, action: Action) -> Option<String> {
+        match (self.phase, action >= TAKE) {
+            (Phase::Commit, false) if self.hands[self.to_act as usize] >> action & 1 == 1 => None,
+            (Phase::Commit, false) => Some(format!("card {action} is not in its hand")),
+            (Phase::Commit, true) => {
+                Some("no row choice is pending; every seat must play a card".into())
+            }
+            (Phase::ChooseRow, true) => None,
+            (Phase::ChooseRow, false) => {
+                Some("it must choose a row to take (take 0 .. take 3)".into())
+            }
+            (Phase::GameOver, _) => Some("the game is over".into()),
+        }
+    }
+
+    #[inline(always)]
+    fn apply_unchecked(&mut self, action: Action) {
+        self.history.push(action);
+        if action >= TAKE {
+            self.choose_row((action - TAKE) as usize);
+        } else {
+            self.commit(action as u8);
+        }
+    }
+
+    fn history(&self) -> &[Action] {
+        &self.history
+    }
+}
+
+impl Outcome for Take5 {
+    fn scores(&self) -> Vec<i64> {
+        self.scores[..self.n()].to_vec()
+    }
+
+    fn final_placements(&self) -> Vec<u32> {
+        competition_placements(self.n(), |a, b| self.scores[a] < self.scores[b])
+    }
+}
+
+impl StateJson for Take5 {
+    fn parse_action(text: &str) -> Option<Action> {
+        if let Some(card) = text.strip_prefix("play ") {
+            parse_canonical_uint(card)
+                .filter(|c| (1..=104).contains(c))
+                .map(Action::from)
+        } else if let Some(row) = text.strip_prefix("take ") {
+            parse_canonical_uint(row)
+                .filter(|&r| r < ROWS as u32)
+                .map(|r| TAKE + Action::from(r))
+        } else {
+            None
+        }
+    }
+
+    fn write_action(action: Action, out: &mut String) {
+        use std::fmt::Write;
+        let _ = if action >= TAKE {
+            write!(out, "take {}", action - TAKE)
+        } else {
+            write!(out, "play {action}")
+        };
+    }
+
+    fn observation(&self, seat: usize) -> Value {
+        let n = self.n();
+        let hidden = if self.phase == Phase::Commit {
+            self.to_act as usize
+        } else {
+            0
+        };
+        let public = &self.history[self.round_start..self.history.len() - hidden];
+        let mine = self.committed.get(seat).copied().unwrap_or(0);
+        json!({
+            "game": Self::SPEC.id,
+            "seat": seat,
+            "players": n,
+            "params": self.params.to_json(),
+            "round": self.round,
+            "turn": self.turn,
+            "phase": self.phase.name(),
+            "to_act": self.current_player(),
+            "hand": bits(self.hands.get(seat).copied().unwrap_or(0)).map(|c| c.to_string()).collect::<Vec<_>>(),
+            "my_commitment": (mine != 0).then(|| mine.to_string()),
+            "committed": self.committed[..n].iter().map(|&c| c != 0).collect::<Vec<_>>(),
+            "rows": self.row_codes(),
+            "revealed": self.revealed_json(),
+            "next_to_place": self.next_to_place,
+            "piles": (0..n).map(|s| bits(self.piles[s]).map(|c| c.to_string()).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "round_heads": self.round_heads(),
+            "scores": self.scores(),
+            "round_scores": self.round_scores_json(),
+            "history": Self::texts(public),
+        })
+    }
+
+    fn to_json(&self) -> Value {
+        let n = self.n();
+        let set = |s: u128| bits(s).map(|c| c.to_string()).collect::<Vec<_>>();
+        let mut m = Map::new();
+        m.insert("game".into(), json!("take5"));
+        m.insert("players".into(), json!(n));
+        m.insert("params".into(), self.params.to_json());
+        m.insert("rng".into(), json!(self.rng.state));
+        m.insert("round".into(), json!(self.round));
+        m.insert("turn".into(), json!(self.turn));
+        m.insert("phase".into(), json!(self.phase.name()));
+        m.insert(
+            "hands".into(),
+            json!((0..n).map(|s| set(self.hands[s])).collect::<Vec<_>>()),
+        );
+        m.insert(
+            "committed".into(),
+            json!(self.committed[..n]
+                .iter()
+                .map(|&c| (c != 0).then(|| c.to_string()))
+                .collect::<Vec<_>>()),
+        );
+        m.insert("rows".into(), json!(self.row_codes()));
+        m.insert("unused".into(), json!(set(self.unused)));
+        m.insert("revealed".into(), self.revealed_json());
+        m.insert("next_to_place".into(), json!(self.next_to_place));
+        m.insert(
+            "piles".into(),
+            json!((0..n).map(|s| set(self.piles[s])).collect::<Vec<_>>()),
+        );
+        m.insert("scores".into(), json!(self.scores()));
+        m.insert("round_scores".into(), self.round_scores_json());
+        m.insert("history".into(), json!(Self::texts(&self.history)));
+        m.insert("round_start".into(), json!(self.round_start));
+        Value::Object(m)
+    }
+
     /// Loads a state written by `to_json` (either engine), checking it.
-    pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        json::check_header(v, Self::ID, params.players, &params.to_json())?;
+    fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
+        json::check_header(v, Self::SPEC.id, params.players, &params.to_json())?;
         let n = params.players;
-        let top = params.top_card();
+        let top = params.highest_card();
         let card = |text: &str| -> Result<u8, Error> {
             match parse_canonical_uint(text) {
                 Some(c) if (1..=top).contains(&c) => Ok(c as u8),
@@ -725,214 +957,9 @@ impl Take5 {
         g.check_consistency(revealed.len())?;
         Ok(g)
     }
-
-    /// The checks `from_json` makes after reading every field.
-    fn check_consistency(&mut self, revealed_len: usize) -> Result<(), Error> {
-        let n = self.n();
-        let mut seen = self.unused;
-        let mut count = self.unused.count_ones();
-        let mut add = |set: u128| {
-            count += set.count_ones();
-            seen |= set;
-        };
-        for s in 0..n {
-            add(self.hands[s]);
-            add(self.piles[s]);
-            if self.committed[s] != 0 {
-                add(1 << self.committed[s]);
-            }
-        }
-        for r in 0..ROWS {
-            add(self.rows[r]);
-        }
-        if self.phase == Phase::ChooseRow {
-            for &(c, _) in &self.revealed[self.next_to_place as usize..revealed_len] {
-                add(1 << c);
-            }
-        }
-        let all = cards_in_play(self.params.top_card() as usize);
-        let game_over = self.phase == Phase::GameOver;
-        ensure(
-            game_over || (seen == all && count == all.count_ones()),
-            || {
-                "the cards in hands, commitments, rows, piles and unused are not exactly the cards in play".into()
-            },
-        )?;
-        ensure(
-            self.round >= 1 && self.turn <= TURNS && self.round_start <= self.history.len(),
-            || "round, turn or round_start out of range".into(),
-        )?;
-        match self.phase {
-            Phase::Commit => {
-                let k = self.committed[..n].iter().take_while(|&&c| c != 0).count();
-                ensure(
-                    self.committed[k..n].iter().all(|&c| c == 0) && k < n && self.turn < TURNS,
-                    || "commitments must be made in seat order".into(),
-                )?;
-                ensure(revealed_len == 0, || {
-                    "revealed must be empty while committing".into()
-                })?;
-                self.to_act = k as u8;
-            }
-            Phase::ChooseRow => {
-                ensure(
-                    revealed_len == n && (self.next_to_place as usize) < n,
-                    || "bad revealed cards".into(),
-                )?;
-                self.to_act = self.revealed[self.next_to_place as usize].1;
-            }
-            Phase::GameOver => self.to_act = 0,
-        }
-        Ok(())
-    }
 }
 
-impl Rules for Take5 {
-    const ID: &'static str = "take5";
-
-    fn current_player(&self) -> Option<usize> {
-        (self.phase != Phase::GameOver).then_some(self.to_act as usize)
-    }
-
-    /// Commit: `play c` for every card in hand, ascending. Choose row: `take 0`..`take 3`.
-    fn legal_actions(&self, out: &mut Vec<Action>) {
-        match self.phase {
-            Phase::Commit => push_bits(self.hands[self.to_act as usize], out),
-            Phase::ChooseRow => out.extend(TAKE..TAKE + ROWS as Action),
-            Phase::GameOver => {}
-        }
-    }
-
-    fn illegal_reason(&self, action: Action) -> Option<String> {
-        match (self.phase, action >= TAKE) {
-            (Phase::Commit, false) if self.hands[self.to_act as usize] >> action & 1 == 1 => None,
-            (Phase::Commit, false) => Some(format!("card {action} is not in its hand")),
-            (Phase::Commit, true) => {
-                Some("no row choice is pending; every seat must play a card".into())
-            }
-            (Phase::ChooseRow, true) => None,
-            (Phase::ChooseRow, false) => {
-                Some("it must choose a row to take (take 0 .. take 3)".into())
-            }
-            (Phase::GameOver, _) => Some("the game is over".into()),
-        }
-    }
-
-    #[inline(always)]
-    fn apply_unchecked(&mut self, action: Action) {
-        self.history.push(action);
-        if action >= TAKE {
-            self.choose_row((action - TAKE) as usize);
-        } else {
-            self.commit(action as u8);
-        }
-    }
-
-    fn parse_action(text: &str) -> Option<Action> {
-        if let Some(card) = text.strip_prefix("play ") {
-            parse_canonical_uint(card)
-                .filter(|c| (1..=104).contains(c))
-                .map(Action::from)
-        } else if let Some(row) = text.strip_prefix("take ") {
-            parse_canonical_uint(row)
-                .filter(|&r| r < ROWS as u32)
-                .map(|r| TAKE + Action::from(r))
-        } else {
-            None
-        }
-    }
-
-    fn write_action(action: Action, out: &mut String) {
-        use std::fmt::Write;
-        let _ = if action >= TAKE {
-            write!(out, "take {}", action - TAKE)
-        } else {
-            write!(out, "play {action}")
-        };
-    }
-
-    fn scores(&self) -> Vec<i64> {
-        self.scores[..self.n()].to_vec()
-    }
-
-    fn placements(&self) -> Option<Vec<u32>> {
-        (self.phase == Phase::GameOver)
-            .then(|| competition_placements(self.n(), |a, b| self.scores[a] < self.scores[b]))
-    }
-
-    fn observation(&self, seat: usize) -> Value {
-        let n = self.n();
-        let hidden = if self.phase == Phase::Commit {
-            self.to_act as usize
-        } else {
-            0
-        };
-        let public = &self.history[self.round_start..self.history.len() - hidden];
-        let mine = self.committed.get(seat).copied().unwrap_or(0);
-        json!({
-            "game": "take5",
-            "seat": seat,
-            "players": n,
-            "params": self.params.to_json(),
-            "round": self.round,
-            "turn": self.turn,
-            "phase": self.phase.name(),
-            "to_act": self.current_player(),
-            "hand": bits(self.hands.get(seat).copied().unwrap_or(0)).map(|c| c.to_string()).collect::<Vec<_>>(),
-            "my_commitment": (mine != 0).then(|| mine.to_string()),
-            "committed": self.committed[..n].iter().map(|&c| c != 0).collect::<Vec<_>>(),
-            "rows": self.row_codes(),
-            "revealed": self.revealed_json(),
-            "next_to_place": self.next_to_place,
-            "piles": (0..n).map(|s| bits(self.piles[s]).map(|c| c.to_string()).collect::<Vec<_>>()).collect::<Vec<_>>(),
-            "round_heads": self.round_heads(),
-            "scores": self.scores(),
-            "round_scores": self.round_scores_json(),
-            "history": Self::texts(public),
-        })
-    }
-
-    fn to_json(&self) -> Value {
-        let n = self.n();
-        let set = |s: u128| bits(s).map(|c| c.to_string()).collect::<Vec<_>>();
-        let mut m = Map::new();
-        m.insert("game".into(), json!("take5"));
-        m.insert("players".into(), json!(n));
-        m.insert("params".into(), self.params.to_json());
-        m.insert("rng".into(), json!(self.rng.state));
-        m.insert("round".into(), json!(self.round));
-        m.insert("turn".into(), json!(self.turn));
-        m.insert("phase".into(), json!(self.phase.name()));
-        m.insert(
-            "hands".into(),
-            json!((0..n).map(|s| set(self.hands[s])).collect::<Vec<_>>()),
-        );
-        m.insert(
-            "committed".into(),
-            json!(self.committed[..n]
-                .iter()
-                .map(|&c| (c != 0).then(|| c.to_string()))
-                .collect::<Vec<_>>()),
-        );
-        m.insert("rows".into(), json!(self.row_codes()));
-        m.insert("unused".into(), json!(set(self.unused)));
-        m.insert("revealed".into(), self.revealed_json());
-        m.insert("next_to_place".into(), json!(self.next_to_place));
-        m.insert(
-            "piles".into(),
-            json!((0..n).map(|s| set(self.piles[s])).collect::<Vec<_>>()),
-        );
-        m.insert("scores".into(), json!(self.scores()));
-        m.insert("round_scores".into(), self.round_scores_json());
-        m.insert("history".into(), json!(Self::texts(&self.history)));
-        m.insert("round_start".into(), json!(self.round_start));
-        Value::Object(m)
-    }
-
-    fn history(&self) -> &[Action] {
-        &self.history
-    }
-
+impl NativeBots for Take5 {
     /// Fast path: the k-th card of the hand, without building the legal list.
     #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
@@ -987,8 +1014,6 @@ impl Rules for Take5 {
         true
     }
 
-    const HAS_HEURISTIC: bool = true;
-
     /// The strategy of `cardref.bots.heuristic.take5`: play the card that risks
     /// the fewest bullheads (highest card on ties); take the cheapest row.
     fn heuristic_action(&self, _rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
@@ -1004,7 +1029,9 @@ impl Rules for Take5 {
         }
         best.1 as Action
     }
+}
 
+impl Search for Take5 {
     fn resample(&self, seat: usize, rng: &mut SplitMix64) -> Result<Self, Error> {
         let mut g = self.clone();
         g.rng = SplitMix64::new(rng.next_u64());
@@ -1059,7 +1086,7 @@ impl Rules for Take5 {
         let card = |v: &Value| -> Result<u8, Error> {
             v.as_str()
                 .and_then(parse_canonical_uint)
-                .filter(|&c| (1..=self.params.top_card()).contains(&c))
+                .filter(|&c| (1..=self.params.highest_card()).contains(&c))
                 .map(|c| c as u8)
                 .ok_or_else(|| bad("a card code"))
         };
@@ -1091,7 +1118,7 @@ impl Rules for Take5 {
                 known |= 1 << card(&pair[0])?;
             }
         }
-        let all = cards_in_play(self.params.top_card() as usize);
+        let all = cards_in_play(self.params.highest_card() as usize);
         let mut cards: Vec<u8> = bits(all & !known).map(|c| c as u8).collect();
         rng.shuffle(&mut cards);
         let mut next = cards.into_iter().map(|c| c.to_string());
@@ -1123,7 +1150,7 @@ impl Rules for Take5 {
             }
         }
         let state = json!({
-            "game": "take5",
+            "game": Self::SPEC.id,
             "players": n,
             "params": json::field(obs, "params")?,
             "rng": rng.next_u64(),
@@ -1161,6 +1188,7 @@ impl Rules for Take5 {
     }
 }
 
+
 impl Take5 {
     /// The heuristic's rough estimate of the bullheads risked by playing `card` now.
     fn card_cost(&self, card: u8) -> f64 {
@@ -1185,9 +1213,10 @@ impl Take5 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::Param;
 
     fn params(players: i64) -> Params {
-        Params::parse(players, vec![]).unwrap()
+        crate::games::parse_params::<Take5>(players, vec![]).unwrap()
     }
 
     /// Sets row `r` to `cards` (ascending).
@@ -1268,7 +1297,7 @@ mod tests {
 
     #[test]
     fn auto_row_prefers_fewest_heads_then_lowest_index() {
-        let p = Params::parse(
+        let p = crate::games::parse_params::<Take5>(
             2,
             vec![(
                 "too_low_choice".into(),

@@ -21,9 +21,12 @@
 //! is a card set plus a verb bit: `DISCARD | set` or `PLAY | set`.
 
 use crate::cards::{bits, check_deck, nth_bit64};
-use crate::game::{competition_placements, count_by_listing, pick, Action, Error, Rules};
+use crate::game::{
+    competition_placements, count_by_listing, pick, Action, Error, Game, GameSpec, NativeBots,
+    Outcome, Rules, Search, StateJson,
+};
 use crate::json::{self, ensure};
-use crate::params::{check_players, Param, ParamReader};
+use crate::params::{choice_key, invalid, variant_keys, CustomKey, KeyValue, Param, Variant, VariantKeys};
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
 
@@ -160,104 +163,119 @@ pub fn canonical_deck() -> Vec<String> {
 // §8 Variants
 // ---------------------------------------------------------------------------
 
-/// `last_trick_tie` (TT-14).
+/// `first_dealer`: a seat, or `"random"` (TT-4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tie {
-    /// Every seat that played the highest rank scores.
-    AllTiedScore,
-    /// Only the last of them.
-    LastPlayedWins,
-    /// Only the first of them.
-    FirstPlayedWins,
+pub enum FirstDealer {
+    /// This seat deals first.
+    Seat(usize),
+    /// The first generator call, `bounded(N)`, picks the dealer.
+    Random,
 }
 
-/// The variant keys of §8, checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Params {
-    /// Seats at the table (2..=6); not a variant key, but fixed with them.
-    pub players: usize,
-    /// `first_dealer`: a seat, or `None` for `"random"`.
-    pub first_dealer: Option<u8>,
-    /// `first_hand_size`, 2..=8.
-    pub first_hand_size: u8,
-    /// `elimination_score`, 2..=30.
-    pub elimination_score: i64,
-    /// `follow_rule = "lowest_only_if_cannot_beat"` (else free choice).
-    pub lowest_only_if_cannot_beat: bool,
-    /// `last_trick_tie`.
-    pub tie: Tie,
-    /// `tied_dealer = "first"` (else the last tied seat deals).
-    pub tied_dealer_first: bool,
+impl KeyValue for FirstDealer {
+    fn to_json(&self) -> Value {
+        match self {
+            FirstDealer::Seat(s) => json!(s),
+            FirstDealer::Random => json!("random"),
+        }
+    }
 }
 
-const FOLLOW: [&str; 2] = ["free_choice", "lowest_only_if_cannot_beat"];
-const TIES: [&str; 3] = ["all_tied_score", "last_played_wins", "first_played_wins"];
-const TIED_DEALER: [&str; 2] = ["last", "first"];
-
-impl Params {
-    /// Checks the player count and the variant keys (docs/rules/CONVENTIONS.md, "Configuration").
-    pub fn parse(players: i64, mut given: Vec<(String, Param)>) -> Result<Self, Error> {
-        let players = check_players(players, 2, MAX_PLAYERS as i64)?;
-        // `first_dealer` is a seat or "random"; the reader only knows one type per key.
-        let random = given
-            .iter()
-            .position(|(k, v)| k == "first_dealer" && *v == Param::Str("random".into()));
-        if let Some(i) = random {
-            given.remove(i);
-        }
-        let bad_dealer = given
-            .iter()
-            .find(|(k, v)| k == "first_dealer" && !matches!(v, Param::Int(_)));
-        if let Some((_, v)) = bad_dealer {
-            let got = match v {
-                Param::Bool(b) => format!("the boolean {b}"),
-                Param::Str(s) => format!("the string {s:?}"),
-                Param::None => "none".into(),
-                Param::Int(i) => format!("the integer {i}"),
-                Param::List(items) => format!("a list of {} items", items.len()),
-                Param::Other(d) => d.clone(),
-            };
-            return Err(Error::InvalidParams {
-                key: "first_dealer".into(),
-                message: format!(
-                    "must be a seat from 0 to {} or \"random\", got {got}",
-                    players - 1
-                ),
-            });
-        }
-        let mut r = ParamReader::new(given);
-        let seat = r.int("first_dealer", 0, 0, players as i64 - 1)? as u8;
-        let params = Params {
-            players,
-            first_dealer: if random.is_some() { None } else { Some(seat) },
-            first_hand_size: r.int("first_hand_size", 7, 2, 8)? as u8,
-            elimination_score: r.int("elimination_score", 22, 2, 30)?,
-            lowest_only_if_cannot_beat: r.choice("follow_rule", &FOLLOW)? == 1,
-            tie: [Tie::AllTiedScore, Tie::LastPlayedWins, Tie::FirstPlayedWins]
-                [r.choice("last_trick_tie", &TIES)?],
-            tied_dealer_first: r.choice("tied_dealer", &TIED_DEALER)? == 1,
-        };
-        r.finish()?;
-        if params.tied_dealer_first && params.tie != Tie::AllTiedScore {
-            return Err(Error::InvalidParams {
-                key: "tied_dealer".into(),
-                message: "\"first\" is allowed only with last_trick_tie = \"all_tied_score\""
-                    .into(),
-            });
-        }
-        Ok(params)
+impl CustomKey for FirstDealer {
+    fn default_value() -> Self {
+        FirstDealer::Seat(0)
     }
 
-    /// The effective variant values, every key present.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "first_dealer": match self.first_dealer { Some(s) => json!(s), None => json!("random") },
-            "first_hand_size": self.first_hand_size,
-            "elimination_score": self.elimination_score,
-            "follow_rule": FOLLOW[self.lowest_only_if_cannot_beat as usize],
-            "last_trick_tie": TIES[self.tie as usize],
-            "tied_dealer": TIED_DEALER[self.tied_dealer_first as usize],
-        })
+    /// A seat number (checked against the table in `check_config`) or "random".
+    fn read(given: Param) -> Result<Self, String> {
+        match given {
+            Param::Str(s) if s == "random" => Ok(FirstDealer::Random),
+            Param::Int(s) if s >= 0 => Ok(FirstDealer::Seat(s as usize)),
+            other => Err(format!(
+                "must be a seat number or \"random\", got {}",
+                other.describe()
+            )),
+        }
+    }
+}
+
+choice_key! {
+    /// `follow_rule` (TT-11).
+    pub enum FollowRule {
+        /// Any set that beats or equals the bar, or a lowest set.
+        FreeChoice = "free_choice",
+        /// A lowest set only when nothing beats or equals the bar.
+        LowestOnlyIfCannotBeat = "lowest_only_if_cannot_beat",
+    }
+}
+
+choice_key! {
+    /// `last_trick_tie` (TT-14).
+    pub enum LastTrickTie {
+        /// Every seat that played the highest rank scores.
+        AllTiedScore = "all_tied_score",
+        /// Only the last of them.
+        LastPlayedWins = "last_played_wins",
+        /// Only the first of them.
+        FirstPlayedWins = "first_played_wins",
+    }
+}
+
+choice_key! {
+    /// `tied_dealer` (TT-15).
+    pub enum TiedDealer {
+        /// The last tied seat deals next.
+        Last = "last",
+        /// The first tied seat deals next.
+        First = "first",
+    }
+}
+
+variant_keys! {
+    /// The variant keys of §8, checked.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Params {
+        /// The first dealer.
+        first_dealer: FirstDealer = custom,
+        /// The first hand's target size, 2..=8.
+        first_hand_size: u8 = int(7, 2, 8),
+        /// The score that puts a seat out, 2..=30.
+        elimination_score: i64 = int(22, 2, 30),
+        /// What a follower may play.
+        follow_rule: FollowRule = choice,
+        /// Who scores a tied final trick.
+        last_trick_tie: LastTrickTie = choice,
+        /// Who of the tied seats deals next.
+        tied_dealer: TiedDealer = choice,
+    }
+}
+
+impl Variant for Params {
+    /// The checks that involve the player count or two keys at once (§8).
+    fn check_config(&self) -> Result<(), Error> {
+        if let FirstDealer::Seat(s) = self.first_dealer {
+            if s >= self.players {
+                return Err(invalid(
+                    "first_dealer",
+                    format!(
+                        "must be a seat from 0 to {} or \"random\", got the integer {s}",
+                        self.players - 1
+                    ),
+                ));
+            }
+        }
+        if self.tied_dealer == TiedDealer::First && self.last_trick_tie != LastTrickTie::AllTiedScore {
+            return Err(invalid(
+                "tied_dealer",
+                "\"first\" is allowed only with last_trick_tie = \"all_tied_score\"".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The 52 cards in canonical order: suits C, D, H, S; ranks 2 .. A (§2).
+    fn canonical_deck(&self) -> Vec<String> {
+        canonical_deck()
     }
 }
 
@@ -810,8 +828,8 @@ impl TwentyTwo {
             history: Vec::with_capacity(HISTORY_CAPACITY),
         };
         game.dealer = match params.first_dealer {
-            Some(seat) => seat,
-            None => game.rng.bounded(params.players as u64) as u8,
+            FirstDealer::Seat(seat) => seat as u8,
+            FirstDealer::Random => game.rng.bounded(params.players as u64) as u8,
         };
         let mut cards = [0u8; 52];
         match deck {
@@ -957,7 +975,7 @@ impl TwentyTwo {
         let bar = self.trick.bar;
         let k = bar.count_ones() as usize;
         let must_beat =
-            self.params.lowest_only_if_cannot_beat && beats_or_equals(highest(hand, k as u32), bar);
+            self.params.follow_rule == FollowRule::LowestOnlyIfCannotBeat && beats_or_equals(highest(hand, k as u32), bar);
         let lowest_ok = !must_beat;
         let meets =
             |&set: &u64| beats_or_equals(set, bar) || (lowest_ok && is_lowest_set(set, hand));
@@ -993,7 +1011,7 @@ impl TwentyTwo {
         }
         let beats = beats_or_equals(set, bar);
         let lowest = is_lowest_set(set, hand);
-        if self.params.lowest_only_if_cannot_beat
+        if self.params.follow_rule == FollowRule::LowestOnlyIfCannotBeat
             && !beats
             && beats_or_equals(highest(hand, k), bar)
         {
@@ -1079,7 +1097,7 @@ impl TwentyTwo {
     /// sets meet it (TT-11).
     #[inline]
     fn lows_allowed(&self, beats: usize) -> bool {
-        !self.params.lowest_only_if_cannot_beat | (beats == 0)
+        (self.params.follow_rule == FollowRule::FreeChoice) | (beats == 0)
     }
 
     /// [`Self::nth_follow`] for a bar of several cards (kept out of line: the
@@ -1182,20 +1200,20 @@ impl TwentyTwo {
         debug_assert!(tied != 0, "the final trick has plays");
         let first = tied.trailing_zeros() as usize;
         let last = 7 - tied.leading_zeros() as usize;
-        let (scorers, next_dealer) = match self.params.tie {
-            Tie::AllTiedScore => {
+        let (scorers, next_dealer) = match self.params.last_trick_tie {
+            LastTrickTie::AllTiedScore => {
                 let all = (0..plays).fold(0u8, |m, i| m | (tied >> i & 1) << t.seats[i]);
                 (
                     all,
-                    t.seats[if self.params.tied_dealer_first {
+                    t.seats[if self.params.tied_dealer == TiedDealer::First {
                         first
                     } else {
                         last
                     }],
                 )
             }
-            Tie::LastPlayedWins => (1 << t.seats[last], t.seats[last]),
-            Tie::FirstPlayedWins => (1 << t.seats[first], t.seats[first]),
+            LastTrickTie::LastPlayedWins => (1 << t.seats[last], t.seats[last]),
+            LastTrickTie::FirstPlayedWins => (1 << t.seats[first], t.seats[first]),
         };
         for i in 0..plays {
             // Masked, not branched on: who scores is random.
@@ -1317,9 +1335,25 @@ impl TwentyTwo {
     }
 }
 
-impl Rules for TwentyTwo {
-    const ID: &'static str = "twenty_two";
+impl Game for TwentyTwo {
+    const SPEC: GameSpec = GameSpec {
+        id: "twenty_two",
+        min_players: 2,
+        max_players: MAX_PLAYERS,
+        default_players: 4,
+        teams: &[],
+        rule_prefix: "TT",
+        heuristic: true,
+        search: true,
+    };
+    type Params = Params;
 
+    fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
+        TwentyTwo::new(params, seed, deck)
+    }
+}
+
+impl Rules for TwentyTwo {
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::GameOver).then_some(self.to_act as usize)
     }
@@ -1395,6 +1429,22 @@ impl Rules for TwentyTwo {
         }
     }
 
+    fn history(&self) -> &[Action] {
+        &self.history
+    }
+}
+
+impl Outcome for TwentyTwo {
+    fn scores(&self) -> Vec<i64> {
+        (0..self.n()).map(|s| set_value(self.piles[s])).collect()
+    }
+
+    fn final_placements(&self) -> Vec<u32> {
+        competition_placements(self.n(), |a, b| self.standing(a) < self.standing(b))
+    }
+}
+
+impl StateJson for TwentyTwo {
     /// `discard` or `discard C ...` (any number of cards), `play C ...` (at least
     /// one); cards in any order, each at most once.
     fn parse_action(text: &str) -> Option<Action> {
@@ -1430,18 +1480,9 @@ impl Rules for TwentyTwo {
         }
     }
 
-    fn scores(&self) -> Vec<i64> {
-        (0..self.n()).map(|s| set_value(self.piles[s])).collect()
-    }
-
-    fn placements(&self) -> Option<Vec<u32>> {
-        (self.phase == Phase::GameOver)
-            .then(|| competition_placements(self.n(), |a, b| self.standing(a) < self.standing(b)))
-    }
-
     fn observation(&self, seat: usize) -> Value {
         let mut m = Map::new();
-        m.insert("game".into(), json!(Self::ID));
+        m.insert("game".into(), json!(Self::SPEC.id));
         m.insert("seat".into(), json!(seat));
         self.public_fields(&mut m);
         m.insert(
@@ -1465,7 +1506,7 @@ impl Rules for TwentyTwo {
 
     fn to_json(&self) -> Value {
         let mut m = Map::new();
-        m.insert("game".into(), json!(Self::ID));
+        m.insert("game".into(), json!(Self::SPEC.id));
         self.public_fields(&mut m);
         m.insert("rng".into(), json!(self.rng.state));
         m.insert("hands".into(), self.per_seat(|s| set_texts(self.hands[s])));
@@ -1485,10 +1526,64 @@ impl Rules for TwentyTwo {
         Value::Object(m)
     }
 
-    fn history(&self) -> &[Action] {
-        &self.history
+    /// Loads a state written by `to_json` (either engine), checking it.
+    fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
+        json::check_header(v, Self::SPEC.id, params.players, &params.to_json())?;
+        let n = params.players;
+        let mut g = TwentyTwo::new(
+            Params {
+                first_dealer: FirstDealer::Seat(0),
+                ..params
+            },
+            0,
+            Some(&canonical_deck()),
+        )?;
+        g.params = params;
+        g.rng = SplitMix64::new(json::uint(v, "rng")?);
+        g.hand_number = u32::try_from(json::uint(v, "hand_number")?)
+            .map_err(|_| bad("hand_number out of range"))?;
+        g.dealer = seat_of(json::field(v, "dealer")?, n, "dealer")?;
+        let small = |key: &str| -> Result<u8, Error> {
+            let x = json::uint(v, key)?;
+            ensure((1..=11).contains(&x), || format!("{key} out of range"))?;
+            Ok(x as u8)
+        };
+        g.target_size = small("target_size")?;
+        g.deal_size = small("deal_size")?;
+        g.phase = match json::string(v, "phase")? {
+            "discard" => Phase::Discard,
+            "play" => Phase::Play,
+            "game_over" => Phase::GameOver,
+            other => return Err(bad(format!("unknown phase {other:?}"))),
+        };
+        g.to_act = match json::field(v, "to_act")? {
+            Value::Null => NONE,
+            s => seat_of(s, n, "to_act")?,
+        };
+        g.read_seats(v)?;
+        let stock = card_seq(json::field(v, "stock")?, "stock", false)?;
+        g.stock[..stock.len()].copy_from_slice(&stock);
+        g.stock_top = 0;
+        g.stock_len = stock.len() as u8;
+        g.index_stock();
+        g.read_tricks(v)?;
+        g.history.clear();
+        for text in json::strings(json::field(v, "history")?, "history")? {
+            g.history.push(
+                Self::parse_action(text)
+                    .ok_or_else(|| bad(format!("{text:?} in history is not an action")))?,
+            );
+        }
+        let scores = json::ints(json::field(v, "scores")?, "scores")?;
+        ensure(scores == g.scores(), || {
+            "scores must be the point values of the score piles".into()
+        })?;
+        g.check_whole()?;
+        Ok(g)
     }
+}
 
+impl NativeBots for TwentyTwo {
     /// A uniform draw without listing the legal actions: one multiply-shift
     /// draw (`pick`) of an index below their count, mapped to its action by
     /// [`TwentyTwo::nth_legal`] (no draw for a discard from an empty stock).
@@ -1496,8 +1591,6 @@ impl Rules for TwentyTwo {
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
         self.nth_legal(|count| pick(rng, count))
     }
-
-    const HAS_HEURISTIC: bool = true;
 
     /// The strategy of `cardref.bots.heuristic.twenty_two`: discard the high
     /// cards (jack and up, highest first) while the stock lasts; play the legal
@@ -1542,7 +1635,9 @@ impl Rules for TwentyTwo {
         }
         best
     }
+}
 
+impl Search for TwentyTwo {
     /// The other hands, the other seats' discards and the stock dealt anew from
     /// the cards hidden from `seat`, keeping every size and every constraint
     /// the plays of this hand put on a hand (see [`Knowledge`]); the generator
@@ -1574,7 +1669,7 @@ impl Rules for TwentyTwo {
     /// plays of its tricks); earlier hands cannot be rebuilt from it.
     fn sample_from_observation(&self, obs: &Value, rng: &mut SplitMix64) -> Result<Self, Error> {
         let not_obs = |what: &str| bad(format!("not a twenty_two observation: {what}"));
-        ensure(json::string(obs, "game")? == Self::ID, || {
+        ensure(json::string(obs, "game")? == Self::SPEC.id, || {
             "not a twenty_two observation".into()
         })?;
         let n = self.n();
@@ -1737,6 +1832,7 @@ impl Rules for TwentyTwo {
         Some(sum / f64::max(count, 1.0) - gained(seat))
     }
 }
+
 
 impl TwentyTwo {
     /// The fields the state JSON and every observation share.
@@ -1956,7 +2052,7 @@ impl TwentyTwo {
                 } else if s != seat {
                     let top = rank(63 - set.leading_zeros());
                     know.floor[s] = know.floor[s].max(top);
-                    if !self.params.lowest_only_if_cannot_beat {
+                    if self.params.follow_rule == FollowRule::FreeChoice {
                         continue;
                     }
                     if bar.count_ones() == 1 {
@@ -2081,61 +2177,6 @@ fn trick_of(v: &Value, n: usize, what: &str, fields: &[&str]) -> Result<Trick, E
 }
 
 impl TwentyTwo {
-    /// Loads a state written by `to_json` (either engine), checking it.
-    pub fn from_json(params: Params, v: &Value) -> Result<Self, Error> {
-        json::check_header(v, Self::ID, params.players, &params.to_json())?;
-        let n = params.players;
-        let mut g = TwentyTwo::new(
-            Params {
-                first_dealer: Some(0),
-                ..params
-            },
-            0,
-            Some(&canonical_deck()),
-        )?;
-        g.params = params;
-        g.rng = SplitMix64::new(json::uint(v, "rng")?);
-        g.hand_number = u32::try_from(json::uint(v, "hand_number")?)
-            .map_err(|_| bad("hand_number out of range"))?;
-        g.dealer = seat_of(json::field(v, "dealer")?, n, "dealer")?;
-        let small = |key: &str| -> Result<u8, Error> {
-            let x = json::uint(v, key)?;
-            ensure((1..=11).contains(&x), || format!("{key} out of range"))?;
-            Ok(x as u8)
-        };
-        g.target_size = small("target_size")?;
-        g.deal_size = small("deal_size")?;
-        g.phase = match json::string(v, "phase")? {
-            "discard" => Phase::Discard,
-            "play" => Phase::Play,
-            "game_over" => Phase::GameOver,
-            other => return Err(bad(format!("unknown phase {other:?}"))),
-        };
-        g.to_act = match json::field(v, "to_act")? {
-            Value::Null => NONE,
-            s => seat_of(s, n, "to_act")?,
-        };
-        g.read_seats(v)?;
-        let stock = card_seq(json::field(v, "stock")?, "stock", false)?;
-        g.stock[..stock.len()].copy_from_slice(&stock);
-        g.stock_top = 0;
-        g.stock_len = stock.len() as u8;
-        g.index_stock();
-        g.read_tricks(v)?;
-        g.history.clear();
-        for text in json::strings(json::field(v, "history")?, "history")? {
-            g.history.push(
-                Self::parse_action(text)
-                    .ok_or_else(|| bad(format!("{text:?} in history is not an action")))?,
-            );
-        }
-        let scores = json::ints(json::field(v, "scores")?, "scores")?;
-        ensure(scores == g.scores(), || {
-            "scores must be the point values of the score piles".into()
-        })?;
-        g.check_whole()?;
-        Ok(g)
-    }
 
     /// `active`, `out_hand`, `score_piles`, `hands`, `discards`.
     fn read_seats(&mut self, v: &Value) -> Result<(), Error> {
@@ -2398,7 +2439,7 @@ mod tests {
     use super::*;
 
     fn params(players: i64, given: &[(&str, Param)]) -> Result<Params, Error> {
-        Params::parse(
+        crate::games::parse_params::<TwentyTwo>(
             players,
             given
                 .iter()
@@ -2631,7 +2672,7 @@ mod tests {
             );
         }
         let random = params(3, &[("first_dealer", Param::Str("random".into()))]).unwrap();
-        assert_eq!(random.first_dealer, None);
+        assert_eq!(random.first_dealer, FirstDealer::Random);
         assert_eq!(random.to_json()["first_dealer"], json!("random"));
     }
 
@@ -2738,7 +2779,7 @@ mod tests {
                     let beats = beats_or_equals(t.sets[i], bar);
                     let could = beats_or_equals(highest(then, k), bar);
                     let lowest = is_lowest_set(t.sets[i], then)
-                        && !(g.params.lowest_only_if_cannot_beat && could);
+                        && !(g.params.follow_rule == FollowRule::LowestOnlyIfCannotBeat && could);
                     if !beats && !lowest {
                         return false;
                     }
@@ -2947,7 +2988,7 @@ mod tests {
     #[test]
     fn tight_floors_and_ceilings_still_deal() {
         let v: Value = serde_json::from_str(TIGHT).unwrap();
-        let p = Params::parse(
+        let p = crate::games::parse_params::<TwentyTwo>(
             6,
             vec![(
                 "follow_rule".into(),
