@@ -151,8 +151,6 @@ pub trait Rules: Game {
     fn is_terminal(&self) -> bool {
         self.current_player().is_none()
     }
-    /// Action codes applied so far.
-    fn history(&self) -> &[Action];
 }
 
 /// The result (§7 of every rule book), in `rules.rs`.
@@ -181,6 +179,8 @@ pub trait StateJson: Outcome {
     /// Loads a state written by `to_json` (by either engine) for `params`,
     /// checking that it is whole and consistent.
     fn from_json(params: Self::Params, v: &Value) -> Result<Self, Error>;
+    /// Action codes applied so far.
+    fn history(&self) -> &[Action];
 
     /// The canonical text of an action, as a fresh string.
     fn action_text(action: Action) -> String {

@@ -1620,10 +1620,6 @@ impl Rules for BackAlley {
             self.play(action as u8);
         }
     }
-
-    fn history(&self) -> &[Action] {
-        &self.history
-    }
 }
 
 impl Outcome for BackAlley {
@@ -1747,6 +1743,10 @@ impl StateJson for BackAlley {
         g.deal_start = json::uint(v, "deal_start")? as usize;
         g.check_consistency(v)?;
         Ok(g)
+    }
+
+    fn history(&self) -> &[Action] {
+        &self.history
     }
 }
 

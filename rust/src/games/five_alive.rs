@@ -2358,10 +2358,6 @@ impl Rules for FiveAlive {
         self.action_count += 1;
         self.check_cap();
     }
-
-    fn history(&self) -> &[Action] {
-        &self.history
-    }
 }
 
 impl Outcome for FiveAlive {
@@ -2497,6 +2493,10 @@ impl StateJson for FiveAlive {
         g.result = read_result(json::field(v, "result")?, n)?;
         g.check_whole(current_is_null)?;
         Ok(g)
+    }
+
+    fn history(&self) -> &[Action] {
+        &self.history
     }
 }
 

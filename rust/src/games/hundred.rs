@@ -1408,10 +1408,6 @@ impl Rules for Hundred {
     fn apply_unchecked(&mut self, action: Action) {
         self.play(action);
     }
-
-    fn history(&self) -> &[Action] {
-        &self.history
-    }
 }
 
 impl Outcome for Hundred {
@@ -1582,6 +1578,10 @@ impl StateJson for Hundred {
         g.read_phase(v)?;
         g.check_consistency()?;
         Ok(g)
+    }
+
+    fn history(&self) -> &[Action] {
+        &self.history
     }
 }
 

@@ -1428,10 +1428,6 @@ impl Rules for TwentyTwo {
             self.discard(action & CARDS);
         }
     }
-
-    fn history(&self) -> &[Action] {
-        &self.history
-    }
 }
 
 impl Outcome for TwentyTwo {
@@ -1580,6 +1576,10 @@ impl StateJson for TwentyTwo {
         })?;
         g.check_whole()?;
         Ok(g)
+    }
+
+    fn history(&self) -> &[Action] {
+        &self.history
     }
 }
 
