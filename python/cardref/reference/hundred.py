@@ -29,15 +29,17 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..errors import InvalidParamsError, InvalidStateError
+from ..errors import InvalidParamsError
 from ..params import Bool, Choice, Int
-from ..reference import ReferenceState
 from ..results import competition_placements
 from ..rng import SplitMix64
+from .base import GameSpec, ReferenceState
 
-GAME_ID = "hundred"
-MIN_PLAYERS = 2  # 2 only with allow_two_players (check_config)
-MAX_PLAYERS = 12
+#: 2 players only with allow_two_players (check_config).
+GAME = GameSpec(id="hundred", min_players=2, max_players=12, default_players=5,
+                rule_prefix="HU", loader="cardref.reference.loading.hundred",
+                heuristic=True, search=True)
+GAME_ID = GAME.id
 LIMIT = 100
 #: Integer keys are 64-bit in the Rust core; both engines reject larger values.
 INT64_MAX = (1 << 63) - 1
@@ -257,7 +259,7 @@ class State(ReferenceState):
             return sorted(every, key=lambda a: canonical_index(a.split(" ")[1]))
         return safe
 
-    def why_illegal(self, action: str) -> str:
+    def illegal_reason(self, action: str) -> str:
         words = action.split(" ") if isinstance(action, str) else []
         if len(words) not in (2, 3) or words[0] != "play" or words[1] not in CARDS:
             return "not an action of hundred (play C, or play C X for a value-choosing ace)"
@@ -275,7 +277,7 @@ class State(ReferenceState):
 
     # §6.2 Resolution of a play ----------------------------------------------------
 
-    def _play(self, action: str) -> None:
+    def _apply_unchecked(self, action: str) -> None:
         """§6.2: the full resolution of ``play C [X]``."""
         seat = self.current
         words = action.split(" ")
@@ -362,7 +364,7 @@ class State(ReferenceState):
     def scores(self) -> list[int]:
         return list(self.chips)
 
-    def _final_placements(self) -> list[int]:
+    def final_placements(self) -> list[int]:
         rank = {seat: i for i, group in enumerate(self.result["ranking"]) for seat in group}
         return competition_placements(self.players, lambda a, b: rank[a] < rank[b])
 
@@ -422,120 +424,3 @@ class State(ReferenceState):
             "history": list(self._history),
             "recent": [list(pair) for pair in self.recent],
         }
-
-    @classmethod
-    def from_dict(cls, players: int, params: dict[str, Any], data: dict[str, Any]) -> State:
-        """Rebuild a state from ``to_dict`` output, checking that it is whole."""
-        state = cls.__new__(cls)
-        state.players, state.params = players, params
-        state.rng = SplitMix64(_integer(data, "rng", 0, (1 << 64) - 1))
-        state.phase = data["phase"]
-        state.current = data["current"]
-        state.chips = [_int(x, "chips") for x in _per_seat(data, "chips", players)]
-        state.hands = [_cards(h, "hands") for h in _per_seat(data, "hands", players)]
-        state.stock = _cards(data["stock"], "stock")
-        state.pile = _cards(data["pile"], "pile")
-        state.value = _integer(data, "value", NEGATIVE_FLOOR, LIMIT)
-        state.dir = data["dir"]
-        state.dealer = _integer(data, "dealer", 0, players - 1)
-        state.deal_number = _integer(data, "deal_number", 1, None)
-        state.elimination_log = [_int(x, "elimination_log") for x in _list(data, "elimination_log")]
-        state.action_count = _integer(data, "action_count", 0, None)
-        state.result = data["result"]
-        state._history = [_str(a, "history") for a in _list(data, "history")]
-        state.recent = [_pair(p) for p in _list(data, "recent")]
-        if not all(is_action(a) for _, a in state.recent):
-            raise InvalidStateError("invalid state: recent must hold actions")
-        state._check_whole()
-        return state
-
-    def _check_whole(self) -> None:
-        """The invariants of §3.2 between actions."""
-        n, p = self.players, self.params
-
-        def require(ok: bool, why: str) -> None:
-            if not ok:
-                raise InvalidStateError(f"invalid state: {why}")
-
-        in_hands = [card for hand in self.hands for card in hand]
-        require(sorted(self.stock + self.pile + in_hands, key=canonical_index)
-                == sorted(canonical_deck(n, p), key=canonical_index),
-                "the cards in hands, stock and pile are not exactly the cards in play")
-        require(all(0 <= c <= p["chips"] for c in self.chips), "chips out of range")
-        require(p["allow_negative"] or self.value >= 0, "value below 0")
-        require(self.dir in (1, -1) and not isinstance(self.dir, bool), "dir must be 1 or -1")
-        out = [s for s in range(n) if self.chips[s] == 0]
-        require(sorted(self.elimination_log) == out and len(set(out)) == len(out),
-                "elimination_log must list exactly the seats without chips")
-        for s in range(n):
-            want = 0 if self.chips[s] == 0 else p["hand_size"]
-            require(len(self.hands[s]) == want, f"seat {s} must hold {want} cards")
-        require(self.action_count == len(self._history),
-                "action_count must equal the history length")
-        require(all(is_action(a) for a in self._history), "history must hold actions")
-        tail = self._history[len(self._history) - len(self.recent):] if self.recent else []
-        require(len(self.recent) == min(n, len(self._history))
-                and [a for _, a in self.recent] == tail
-                and all(0 <= s < n for s, _ in self.recent),
-                "recent must pair the last actions of the history with their seats")
-        if self.phase == "PLAY":
-            require(len(out) < n - 1, "a game in play needs two active seats")
-            require(self.result is None, "result must be null in play")
-            require(isinstance(self.current, int) and not isinstance(self.current, bool)
-                    and 0 <= self.current < n and self.chips[self.current] > 0,
-                    "current must be an active seat")
-            require(self.action_count < p["max_actions"], "the action cap is reached")
-        else:
-            require(self.phase == "GAME_OVER", f"unknown phase {self.phase!r}")
-            require(self.current is None, "current must be null once the game is over")
-            reason = self.result.get("reason") if isinstance(self.result, dict) else None
-            require(reason in ("LAST_STANDING", "CAP"), "result must hold a reason")
-            require(reason == "CAP" or len(out) == n - 1, "LAST_STANDING needs one seat left")
-            require(reason == "LAST_STANDING" or self.action_count >= p["max_actions"],
-                    "CAP needs max_actions actions")
-            require(self.result == {"reason": reason, "ranking": self._ranking(reason)},
-                    "the ranking does not follow from chips and elimination_log")
-
-
-def _list(data: dict[str, Any], key: str) -> list[Any]:
-    if not isinstance(data[key], list):
-        raise InvalidStateError(f"invalid state: field {key!r} must be a list")
-    return data[key]
-
-
-def _per_seat(data: dict[str, Any], key: str, players: int) -> list[Any]:
-    items = _list(data, key)
-    if len(items) != players:
-        raise InvalidStateError(f"invalid state: {key!r} must have one entry per seat")
-    return items
-
-
-def _int(value: Any, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidStateError(f"invalid state: {what} must hold integers")
-    return value
-
-
-def _integer(data: dict[str, Any], key: str, low: int, high: Optional[int]) -> int:
-    value = _int(data[key], key)
-    if value < low or (high is not None and value > high):
-        raise InvalidStateError(f"invalid state: field {key!r} out of range")
-    return value
-
-
-def _str(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise InvalidStateError(f"invalid state: {what} must hold strings")
-    return value
-
-
-def _cards(items: Any, what: str) -> list[str]:
-    if not isinstance(items, list) or not all(isinstance(c, str) and c in CARDS for c in items):
-        raise InvalidStateError(f"invalid state: {what} must be lists of card codes")
-    return list(items)
-
-
-def _pair(item: Any) -> list[Any]:
-    if not isinstance(item, list) or len(item) != 2:
-        raise InvalidStateError("invalid state: recent must hold [seat, action] pairs")
-    return [_int(item[0], "recent"), _str(item[1], "recent")]

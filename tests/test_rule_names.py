@@ -1,0 +1,123 @@
+"""The two engines read side by side: a game's Rust rules
+(``rust/src/games/<id>/rules.rs``) and its Python reference
+(``python/cardref/reference/<id>.py``) mark the rule book's sections with the
+same headings (``// §5.2 Title`` and ``# §5.2 Title``), in the rule book's
+order, and define the same functions under each heading.
+
+Names are compared without leading underscores. Left out on both sides:
+constructors (``new`` and ``__init__``), dunder methods, functions nested in
+functions, and whatever sits under a heading without a § (the Rust helpers
+that make the rules fast, the Python observation and JSON). The intended
+exceptions are listed in ``EXCEPTIONS``, each with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import cardref
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: (game, section title, engine) -> names only that engine defines there, and why.
+EXCEPTIONS: dict[tuple[str, str, str], set[str]] = {
+}
+
+RUST_RULER = re.compile(r"^// -{10,}$")
+RUST_FN = re.compile(r"^(?:    )?(?:pub(?:\([a-z]+\))? )?(?:const )?fn (\w+)")
+PY_HEADING = re.compile(r"^\s*# (.+?) -{3,}$")
+PY_DEF = re.compile(r"^(?:    )?def (\w+)")
+SECTION = re.compile(r"^§(\d+(?:\.\d+)?)")
+
+
+def rust_sections(path: Path) -> dict[str, set[str]]:
+    """Function names per heading of a Rust file: a heading is a comment line
+    between two rulers."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    sections: dict[str, set[str]] = {}
+    current = ""
+    for i, line in enumerate(lines):
+        ruled = 0 < i < len(lines) - 1 and RUST_RULER.match(lines[i - 1]) \
+            and RUST_RULER.match(lines[i + 1])
+        if ruled and line.startswith("// "):
+            current = line[3:].strip()
+            sections.setdefault(current, set())
+        elif match := RUST_FN.match(line):
+            sections.setdefault(current, set()).add(match.group(1))
+    return sections
+
+
+def python_sections(path: Path) -> dict[str, set[str]]:
+    """Function names per heading of a Python file (``# Title ----``)."""
+    sections: dict[str, set[str]] = {}
+    current = ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if match := PY_HEADING.match(line):
+            current = match.group(1).strip()
+            sections.setdefault(current, set())
+        elif match := PY_DEF.match(line):
+            sections.setdefault(current, set()).add(match.group(1).lstrip("_"))
+    return sections
+
+
+def rule_sections(sections: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The § headings that hold functions, with the names compared
+    (constructors and dunders left out)."""
+    left_out = {"new", "init"}
+    compared = {title: {n for n in names if n not in left_out and not n.endswith("__")}
+                for title, names in sections.items() if title.startswith("§")}
+    return {title: names for title, names in compared.items() if names}
+
+
+def number(title: str) -> tuple[int, ...]:
+    match = SECTION.match(title)
+    assert match, f"{title!r} has no section number"
+    return tuple(int(part) for part in match.group(1).split("."))
+
+
+def files(game_id: str) -> tuple[Path, Path]:
+    return (ROOT / "rust" / "src" / "games" / game_id / "rules.rs",
+            ROOT / "python" / "cardref" / "reference" / f"{game_id}.py")
+
+
+GAMES = ["take5"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_both_engines_have_the_same_headings_in_rule_book_order(game_id: str) -> None:
+    rust_path, python_path = files(game_id)
+    rust = list(rule_sections(rust_sections(rust_path)))
+    python = list(rule_sections(python_sections(python_path)))
+    for path, titles in ((rust_path, rust), (python_path, python)):
+        numbers = [number(t) for t in titles]
+        assert numbers == sorted(numbers), f"{path.name}: sections out of order: {titles}"
+    assert sorted(rust) == sorted(python)
+    book = (ROOT / "docs" / "rules" / f"{game_id}.md").read_text(encoding="utf-8")
+    for title in rust:
+        major, *minor = number(title)
+        heading = rf"^##+ {major}\." + (rf"{minor[0]} " if minor else " ")
+        assert re.search(heading, book, re.M), f"{title!r} is no section of the rule book"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_both_engines_define_the_same_functions_under_each_heading(game_id: str) -> None:
+    rust_path, python_path = files(game_id)
+    rust = rule_sections(rust_sections(rust_path))
+    python = rule_sections(python_sections(python_path))
+    problems = []
+    for title in sorted(set(rust) | set(python), key=number):
+        only_rust = rust.get(title, set()) - python.get(title, set())
+        only_rust -= EXCEPTIONS.get((game_id, title, "rust"), set())
+        only_python = python.get(title, set()) - rust.get(title, set())
+        only_python -= EXCEPTIONS.get((game_id, title, "python"), set())
+        if only_rust or only_python:
+            problems.append(f"{title}: only in Rust {sorted(only_rust)}, "
+                            f"only in Python {sorted(only_python)}")
+    assert not problems, f"{game_id}:\n" + "\n".join(problems)
+
+
+def test_the_games_checked_are_registered() -> None:
+    assert set(GAMES) <= set(cardref.games())
