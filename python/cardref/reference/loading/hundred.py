@@ -14,7 +14,6 @@ from ..hundred import (
     State,
     canonical_deck,
     canonical_index,
-    is_action,
 )
 from . import a_list, ensure, fail, field, integer, ints, is_int, per_seat, strings, uint
 
@@ -42,6 +41,17 @@ def from_dict(players: int, params: dict[str, Any], data: dict[str, Any]) -> Sta
     ensure(all(is_action(a) for _, a in state.recent), "recent must hold actions")
     check_consistency(state)
     return state
+
+
+def is_action(text: str) -> bool:
+    """The grammar of §5.2: ``play C`` or ``play C X`` with X written 0..100 canonically."""
+    words = text.split(" ")
+    if len(words) not in (2, 3) or words[0] != "play" or words[1] not in CARDS:
+        return False
+    if len(words) == 2:
+        return True
+    x = words[2]
+    return x.isdigit() and x.isascii() and str(int(x)) == x and int(x) <= LIMIT
 
 
 def _cards(items: Any, what: str) -> list[str]:
