@@ -36,6 +36,18 @@ EXCEPTIONS: dict[tuple[str, str, str], set[str]] = {
     # in Rust, so that the common play stays inlined in the playout loop.
     ("hundred", "§6.2 Full resolution of a play", "rust"): {"finish_bust"},
     ("hundred", "§7 Round structure, game end, termination", "rust"): {"reach_cap"},
+    # Twenty-Two: Rust numbers its cards rank * 4 + suit, which is play order,
+    # so its sets need no sorting.
+    ("twenty_two", "§2 Card notation and deck order", "python"): {"play_order", "in_play_order"},
+    # Twenty-Two: the turn order from a seat, as a list in Python and one
+    # table look-up for the next seat in Rust.
+    ("twenty_two", "§4 Setup, deal, dealer, leader", "python"): {"seats_after"},
+    ("twenty_two", "§4 Setup, deal, dealer, leader", "rust"): {"next_active"},
+    # Twenty-Two: Python takes an action's cards in any order and sorts them
+    # (Rust reads them into a set), and Rust counts and indexes the legal
+    # actions without listing them (a discard may have 2,048).
+    ("twenty_two", "§5 Turn structure and legal actions", "python"): {"canonical_action"},
+    ("twenty_two", "§5 Turn structure and legal actions", "rust"): {"legal_count", "legal_at"},
 }
 
 RUST_RULER = re.compile(r"^// -{10,}$")
@@ -111,7 +123,7 @@ def files(game_id: str) -> tuple[Path, Path]:
             ROOT / "python" / "cardref" / "reference" / f"{game_id}.py")
 
 
-GAMES = ["hundred", "take5"]
+GAMES = ["hundred", "take5", "twenty_two"]
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -55,7 +55,7 @@ GAME_ID = GAME.id
 #: A hand has at most 11 cards and the final trick needs one (§4, §5.2).
 MAX_TRICKS = 10
 
-# §1-2 Cards ---------------------------------------------------------------------
+# §2 Card notation and deck order -----------------------------------------------
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["C", "D", "H", "S"]
@@ -68,7 +68,7 @@ def rank_of(card: str) -> int:
 
 
 def value_of(card: str) -> int:
-    """Point value (TT-19): face value, courts 10, ace 11."""
+    """The point value of a card (TT-19): face value, courts 10, ace 11."""
     rank = card[:-1]
     if rank == "A":
         return 11
@@ -84,71 +84,6 @@ def play_order(card: str) -> tuple[int, int]:
 
 def in_play_order(cards: list[str]) -> list[str]:
     return sorted(cards, key=play_order)
-
-
-# §8 Variants ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatOrRandom:
-    """``first_dealer``: a seat number (checked against N in check_config) or "random"."""
-
-    key: str
-    default: Any = 0
-
-    def check(self, value: Any) -> Any:
-        if value == "random" and isinstance(value, str):
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return value
-        raise InvalidParamsError(
-            f'{self.key}: must be a seat number or "random", got {_describe(value)}'
-        )
-
-
-VARIANTS = [
-    SeatOrRandom("first_dealer"),
-    Int("first_hand_size", 7, low=2, high=8),
-    Int("elimination_score", 22, low=2, high=30),
-    Choice("follow_rule", ["free_choice", "lowest_only_if_cannot_beat"]),
-    Choice("last_trick_tie", ["all_tied_score", "last_played_wins", "first_played_wins"]),
-    Choice("tied_dealer", ["last", "first"]),
-]
-
-
-def check_config(players: int, params: dict[str, Any]) -> None:
-    """The checks that involve the player count or two keys at once (§8)."""
-    dealer = params["first_dealer"]
-    if dealer != "random" and dealer >= players:
-        raise InvalidParamsError(
-            f'first_dealer: must be a seat from 0 to {players - 1} or "random", '
-            f"got the integer {dealer}"
-        )
-    if params["tied_dealer"] == "first" and params["last_trick_tie"] != "all_tied_score":
-        raise InvalidParamsError(
-            'tied_dealer: "first" is allowed only with last_trick_tie = "all_tied_score"'
-        )
-
-
-def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
-    """The 52 cards in canonical order: suits C, D, H, S; ranks 2 .. A (§2)."""
-    return list(CANONICAL_DECK)
-
-
-# §5 helpers: comparing sets -------------------------------------------------------
-
-
-def beats_or_equals(cards: list[str], bar: list[str]) -> bool:
-    """TT-7: sorted by rank, every card is at least its counterpart in the bar."""
-    mine = sorted(rank_of(c) for c in cards)
-    theirs = sorted(rank_of(c) for c in bar)
-    return len(mine) == len(theirs) and all(a >= b for a, b in zip(mine, theirs))
-
-
-def is_lowest_set(cards: list[str], hand: list[str]) -> bool:
-    """TT-10: the ranks of the set are the k lowest ranks of the hand."""
-    lowest = sorted(rank_of(c) for c in hand)[: len(cards)]
-    return sorted(rank_of(c) for c in cards) == lowest
 
 
 # §3 State -----------------------------------------------------------------------
@@ -226,11 +161,15 @@ class State(ReferenceState):
             return self._follow_options()
         return []
 
+    def _most_discards(self) -> int:
+        """§5.1: the most cards the player to act may discard (its hand and the stock limit it)."""
+        return min(len(self.hands[self.to_act]), len(self.stock))
+
     def _discard_options(self) -> list[str]:
         """§5.1: any j distinct cards, 0 <= j <= min(hand, stock); j ascending, then
         card by card. combinations() of a hand in play order keeps that order."""
         hand = self.hands[self.to_act]
-        most = min(len(hand), len(self.stock))
+        most = self._most_discards()
         return [
             " ".join(["discard", *chosen])
             for j in range(most + 1)
@@ -252,8 +191,8 @@ class State(ReferenceState):
         hand = self.hands[self.to_act]
         bar = self.trick["bar"]
         sets = [list(chosen) for chosen in combinations(hand, len(bar))]
-        beating = [s for s in sets if beats_or_equals(s, bar)]
-        lowest = [s for s in sets if is_lowest_set(s, hand)]
+        beating = [s for s in sets if self.beats_or_equals(s, bar)]
+        lowest = [s for s in sets if self.is_lowest_set(s, hand)]
         if self.params["follow_rule"] == "lowest_only_if_cannot_beat":
             allowed = beating if beating else lowest
         else:
@@ -282,13 +221,14 @@ class State(ReferenceState):
         missing = [c for c in cards if c not in self.hands[self.to_act]]
         if missing:
             return f"it does not hold {missing[0]}"
-        return self._why_cards_illegal(verb, cards)
-
-    def _why_cards_illegal(self, verb: str, cards: list[str]) -> str:
-        hand = self.hands[self.to_act]
         if verb == "discard":
-            most = min(len(hand), len(self.stock))
+            most = self._most_discards()
             return f"it may discard at most {most} cards (its hand and the stock limit it)"
+        return self._play_problem(cards)
+
+    def _play_problem(self, cards: list[str]) -> str:
+        """Why a play of ``cards``, all held, is illegal."""
+        hand = self.hands[self.to_act]
         if not cards:
             return "a play needs at least one card"
         if len(hand) == 1:
@@ -299,9 +239,22 @@ class State(ReferenceState):
             return "a lead must leave at least one card in hand for the final trick"
         if len(cards) != len(self.trick["bar"]):
             return f"it must play exactly {len(self.trick['bar'])} cards"
-        if is_lowest_set(cards, hand):  # illegal only under lowest_only_if_cannot_beat
+        if self.is_lowest_set(cards, hand):  # illegal only under lowest_only_if_cannot_beat
             return "it can beat or equal the best set, so it must"
         return "the set neither beats or equals the best set nor is its lowest set"
+
+    @staticmethod
+    def beats_or_equals(cards: list[str], bar: list[str]) -> bool:
+        """TT-7: sorted by rank, every card is at least its counterpart in the bar."""
+        mine = sorted(rank_of(c) for c in cards)
+        theirs = sorted(rank_of(c) for c in bar)
+        return len(mine) == len(theirs) and all(a >= b for a, b in zip(mine, theirs))
+
+    @staticmethod
+    def is_lowest_set(cards: list[str], hand: list[str]) -> bool:
+        """TT-10: the ranks of the set are the k lowest ranks of the hand."""
+        lowest = sorted(rank_of(c) for c in hand)[: len(cards)]
+        return sorted(rank_of(c) for c in cards) == lowest
 
     def _apply_unchecked(self, action: str) -> None:
         self._history.append(action)
@@ -338,7 +291,7 @@ class State(ReferenceState):
         trick = self.trick
         is_lead = not trick["plays"]
         trick["plays"].append([seat, cards])
-        if is_lead or beats_or_equals(cards, trick["bar"]):
+        if is_lead or self.beats_or_equals(cards, trick["bar"]):
             trick["bar"], trick["bar_holder"] = cards, seat
         if len(trick["plays"]) < self.active.count(True):
             self.to_act = self._seats_after(seat)[0]
@@ -405,13 +358,15 @@ class State(ReferenceState):
 
     def final_placements(self) -> list[int]:
         """Active first, then later elimination, then lower score (TT-18)."""
-        scores = self.scores()
+        return competition_placements(
+            self.players, lambda a, b: self._standing(a) < self._standing(b))
 
-        def standing(seat: int) -> tuple[int, int, int]:
-            out = self.out_hand[seat]
-            return (0, 0, scores[seat]) if out == 0 else (1, -out, scores[seat])
-
-        return competition_placements(self.players, lambda a, b: standing(a) < standing(b))
+    def _standing(self, seat: int) -> tuple[int, int, int]:
+        """A seat's place in the order of TT-18: still active, else the later it
+        went out the better; then the lower score."""
+        out = self.out_hand[seat]
+        score = self.scores()[seat]
+        return (0, 0, score) if out == 0 else (1, -out, score)
 
     # Observation and JSON ---------------------------------------------------------------
 
@@ -477,3 +432,52 @@ def _copy_trick(trick: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
         if key in copied:
             copied[key] = list(copied[key])
     return copied
+
+
+# §8 Variants (config keys, defaults first) --------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatOrRandom:
+    """``first_dealer``: a seat number (checked against N in check_config) or "random"."""
+
+    key: str
+    default: Any = 0
+
+    def check(self, value: Any) -> Any:
+        if value == "random" and isinstance(value, str):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        raise InvalidParamsError(
+            f'{self.key}: must be a seat number or "random", got {_describe(value)}'
+        )
+
+
+VARIANTS = [
+    SeatOrRandom("first_dealer"),
+    Int("first_hand_size", 7, low=2, high=8),
+    Int("elimination_score", 22, low=2, high=30),
+    Choice("follow_rule", ["free_choice", "lowest_only_if_cannot_beat"]),
+    Choice("last_trick_tie", ["all_tied_score", "last_played_wins", "first_played_wins"]),
+    Choice("tied_dealer", ["last", "first"]),
+]
+
+
+def check_config(players: int, params: dict[str, Any]) -> None:
+    """The checks that involve the player count or two keys at once (§8)."""
+    dealer = params["first_dealer"]
+    if dealer != "random" and dealer >= players:
+        raise InvalidParamsError(
+            f'first_dealer: must be a seat from 0 to {players - 1} or "random", '
+            f"got the integer {dealer}"
+        )
+    if params["tied_dealer"] == "first" and params["last_trick_tie"] != "all_tied_score":
+        raise InvalidParamsError(
+            'tied_dealer: "first" is allowed only with last_trick_tie = "all_tied_score"'
+        )
+
+
+def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
+    """The 52 cards in canonical order: suits C, D, H, S; ranks 2 .. A (§2)."""
+    return list(CANONICAL_DECK)

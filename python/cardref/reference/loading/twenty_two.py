@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...rng import SplitMix64
-from ..twenty_two import CANONICAL_DECK, MAX_TRICKS, State, beats_or_equals, in_play_order
+from ..twenty_two import CANONICAL_DECK, MAX_TRICKS, State, in_play_order
 from . import fail, per_seat, uint
 from . import seat as a_seat
 
@@ -186,7 +186,7 @@ def _check_play_phase(state: State) -> None:
         fail("to_act must be the next seat in the trick")
     bar, holder = [], None
     for seat, cards in trick["plays"]:
-        if not bar or beats_or_equals(cards, bar):
+        if not bar or State.beats_or_equals(cards, bar):
             bar, holder = cards, seat
     if trick["bar"] != bar or trick["bar_holder"] != holder:
         fail("the trick's bar and bar_holder do not follow from its plays")
