@@ -61,7 +61,7 @@ MAX_SCHEDULE = 1000  # engine limit (BA-28)
 POINT_LIMIT = 2**31  # point constants lie in [-2**31, 2**31 - 1] (BA-28)
 
 
-# §2 Card notation and ranking -------------------------------------------------
+# §2 Card notation and deck order ----------------------------------------------
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["C", "D", "H", "S"]
@@ -84,94 +84,7 @@ def in_canonical_order(cards: list[str]) -> list[str]:
     return sorted(cards, key=POSITION.__getitem__)
 
 
-# §8 Variants -----------------------------------------------------------------
-
-NAMED_SCHEDULES = {
-    "13-1-13": list(range(13, 0, -1)) + list(range(2, 14)),
-    "13-1-1-13": list(range(13, 0, -1)) + list(range(1, 14)),
-    "1-13-1": list(range(1, 14)) + list(range(12, 0, -1)),
-    "1-13-13-1": list(range(1, 14)) + list(range(13, 0, -1)),
-}
-
-
-@dataclass(frozen=True)
-class ScheduleSpec:
-    """``schedule``: a named schedule, or an explicit list of hand sizes."""
-
-    key: str = "schedule"
-    default: str = "13-1-13"
-
-    def check(self, value: Any) -> Any:
-        if isinstance(value, str) and value in NAMED_SCHEDULES:
-            return value
-        if (
-            isinstance(value, list)
-            and 1 <= len(value) <= MAX_SCHEDULE
-            and all(isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= 13 for k in value)
-        ):
-            return list(value)
-        names = ", ".join(f'"{name}"' for name in NAMED_SCHEDULES)
-        raise InvalidParamsError(
-            f"{self.key}: must be one of {names} or a non-empty list of at most "
-            f"{MAX_SCHEDULE} integers from 1 to 13, got {_describe(value)}"
-        )
-
-
-@dataclass(frozen=True)
-class FirstDealerSpec:
-    """``first_dealer``: a seat 0..3 or "random" (BA-25)."""
-
-    key: str = "first_dealer"
-    default: int = 0
-
-    def check(self, value: Any) -> Any:
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
-            return value
-        if value == "random":
-            return value
-        raise InvalidParamsError(
-            f'{self.key}: must be an integer seat from 0 to 3 or "random", got {_describe(value)}'
-        )
-
-
-def _points(key: str, default: int) -> Int:
-    return Int(key, default, low=-POINT_LIMIT, high=POINT_LIMIT - 1)
-
-
-VARIANTS = [
-    ScheduleSpec(),
-    FirstDealerSpec(),
-    Choice("joker_upcard", ["no_trump", "turn_next"]),
-    Choice("joker_exchange_draw", ["top", "bottom"]),
-    Choice("bid_cap", ["hand_size_minus_one", "hand_size"]),
-    Bool("bid_not_above_previous", False),
-    Choice("board_lead", ["last", "first"]),
-    Choice("board_multiplier", ["linear", "doubling"]),
-    Choice("board_multiplier_scope", ["team", "hand"]),
-    Choice("board_trump_lead_exemption", ["player", "team", "none"]),
-    Bool("blooper_lead_rules", True),
-    Bool("big_blooper_binds_partner", True),
-    _points("bid_points_per_trick", 5),
-    _points("overtrick_points", 1),
-    _points("set_points_per_bid_trick", 5),
-    _points("board_points_per_trick", 10),
-    Int("max_consecutive_all_pass", 4, low=1, high=2**63 - 1),
-]
-
-
-def check_config(players: int, params: dict[str, Any]) -> None:
-    """No key depends on another; the player count (4) is checked by the frame."""
-
-
-def schedule_of(params: dict[str, Any]) -> list[int]:
-    """The hand size of every deal that counts."""
-    schedule = params["schedule"]
-    return NAMED_SCHEDULES[schedule] if isinstance(schedule, str) else list(schedule)
-
-
-def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
-    """The 54 cards in canonical order (§2)."""
-    return list(DECK_ORDER)
+# §3 State ---------------------------------------------------------------------
 
 
 def team_of(seat: int) -> int:
@@ -180,9 +93,6 @@ def team_of(seat: int) -> int:
 
 def partner_of(seat: int) -> int:
     return (seat + 2) % 4
-
-
-# §3 State ---------------------------------------------------------------------
 
 
 class State(ReferenceState):
@@ -208,7 +118,7 @@ class State(ReferenceState):
         self._history: list[str] = []
         self._deal(list(deck) if deck is not None else self._shuffled_deck())
 
-    # §4 Setup, deal, dealer rotation ----------------------------------------
+    # §4 Setup, deal, dealer rotation, first leader --------------------------
 
     def _shuffled_deck(self) -> list[str]:
         cards = list(DECK_ORDER)
@@ -276,17 +186,61 @@ class State(ReferenceState):
                 return bid
         return None
 
+    # §5 Turn structure and legal actions -------------------------------------
+
+    def current_player(self) -> Optional[int]:
+        return self.to_act
+
+    def legal_actions(self) -> list[str]:
+        if self.phase == "bidding":
+            numbers = [f"bid {k}" for k in range(1, self._max_number_bid() + 1)]
+            return ["bid pass", *numbers, "bid board"]
+        if self.phase == "play":
+            return [f"play {card}" for card in in_canonical_order(self._playable())]
+        return []
+
+    def illegal_reason(self, action: str) -> str:
+        verb, _, arg = action.partition(" ")
+        if self.phase == "bidding":
+            if verb == "play":
+                return "the auction is not over; it must bid"
+            highest = self._max_number_bid()
+            if verb == "bid" and arg.isdigit() and str(int(arg)) == arg and 1 <= int(arg) <= 13:
+                if highest < 1:
+                    return "no number bid is allowed now (only pass or board)"
+                return f"number bids must be from 1 to {highest} now"
+        if self.phase == "play":
+            if verb == "bid":
+                return "the auction is over; it must play a card"
+            if verb == "play" and arg in POSITION:
+                if arg not in self.hands[self.to_act]:
+                    return f"{arg} is not in its hand"
+                if not self.trick:
+                    return "trumps may not be led before they are broken"
+                return "it must follow the led suit (or the Blooper's highest/lowest trump rule)"
+        return "not an action of back_alley (bid pass, bid K, bid board, play CARD)"
+
+    def _apply_unchecked(self, action: str) -> None:
+        self._history.append(action)
+        verb, arg = action.split(" ")
+        if verb == "bid":
+            self._bid(arg)
+        else:
+            self._play_card(arg)
+
     # §5.1 Bidding -----------------------------------------------------------
 
-    def _number_bids_allowed(self) -> list[int]:
-        """1..n-1 (or 1..n), capped by the last number bid under BA-1's variant."""
+    def _max_number_bid(self) -> int:
+        """The highest number the player to act may bid now (0: none): n - 1, or n
+        with ``bid_cap = hand_size`` (BA-2), capped by the last number bid under
+        ``bid_not_above_previous`` (BA-1)."""
         n = self.hand_size
         highest = n if self.params["bid_cap"] == "hand_size" else n - 1
         if self.params["bid_not_above_previous"]:
             numbers = [int(bid) for _, bid in self.bids if bid not in ("pass", "board")]
             if numbers:
                 highest = min(highest, numbers[-1])
-        return list(range(1, highest + 1))
+        return highest
 
     def _bid(self, bid: str) -> None:
         self.bids.append((self.to_act, bid))
@@ -295,7 +249,7 @@ class State(ReferenceState):
         else:
             self._end_auction()
 
-    # §5.2 Play: legal cards ---------------------------------------------------
+    # §5.2 Play --------------------------------------------------------------
 
     def _is_trump(self, card: str) -> bool:
         return card in JOKERS or suit_of(card) == self.trump
@@ -320,32 +274,13 @@ class State(ReferenceState):
             return hand
         led = self.trick[0][1]
         if trumps and self._blooper_rule_applies(led, seat):
-            ranked = sorted(trumps, key=self._trump_rank)
-            return [ranked[-1]] if led == "BB" else [ranked[0]]
+            return [self._blooper_answer(trumps, led)]
         if self._is_trump(led):
             follow = trumps
         else:
             follow = [card for card in hand if suit_of(card) == suit_of(led)]
         return follow or hand
 
-    def _blooper_rule_applies(self, led: str, seat: int) -> bool:
-        """BA-14: a led Blooper binds every other player (the partner optionally)."""
-        if not self.params["blooper_lead_rules"]:
-            return False
-        if led == "LB":
-            return True
-        if led == "BB":
-            is_partner = seat == partner_of(self.trick_leader)
-            return self.params["big_blooper_binds_partner"] or not is_partner
-        return False
-
-    def _trump_rank(self, card: str) -> int:
-        """Trump order, low to high: 2..A of the trump suit, LB, BB."""
-        if card == "BB":
-            return 14
-        if card == "LB":
-            return 13
-        return rank_of(card)
 
     def _play_card(self, card: str) -> None:
         seat = self.to_act
@@ -356,7 +291,7 @@ class State(ReferenceState):
         else:
             self._resolve_trick()
 
-    # §6.1 End of the auction, §6.2 first leader ---------------------------------
+    # §6.1 End of the auction -------------------------------------------------
 
     def _end_auction(self) -> None:
         if all(bid == "pass" for _, bid in self.bids):
@@ -378,6 +313,8 @@ class State(ReferenceState):
             self.hand_index += 1
         self._next_deal()
 
+    # §6.2 First leader ------------------------------------------------------
+
     def _first_leader(self) -> int:
         """BA-10: the last (or first) board bidder, else the first highest number."""
         boards = [seat for seat, bid in self.bids if bid == "board"]
@@ -388,6 +325,14 @@ class State(ReferenceState):
         return next(seat for seat, k in numbers if k == highest)
 
     # §6.3 Resolving a trick ---------------------------------------------------
+
+    def _trump_rank(self, card: str) -> int:
+        """Trump order, low to high: 2..A of the trump suit, LB, BB."""
+        if card == "BB":
+            return 14
+        if card == "LB":
+            return 13
+        return rank_of(card)
 
     def _trick_winner(self, trick: list[tuple[int, str]]) -> int:
         trumps = [(seat, card) for seat, card in trick if self._is_trump(card)]
@@ -411,7 +356,26 @@ class State(ReferenceState):
         if len(self.completed_tricks) == self.hand_size:
             self._score_deal()
 
-    # §7 Scoring and game end -----------------------------------------------
+    # §6.4 The Bloopers -------------------------------------------------------
+
+    def _blooper_rule_applies(self, led: str, seat: int) -> bool:
+        """BA-14: a led Blooper binds every other player (the partner optionally)."""
+        if not self.params["blooper_lead_rules"]:
+            return False
+        if led == "LB":
+            return True
+        if led == "BB":
+            is_partner = seat == partner_of(self.trick_leader)
+            return self.params["big_blooper_binds_partner"] or not is_partner
+        return False
+
+    def _blooper_answer(self, trumps: list[str], led: str) -> str:
+        """BA-14: the card a bound player holding ``trumps`` must play: its highest
+        trump under the Big Blooper, its lowest under the Little one."""
+        ranked = sorted(trumps, key=self._trump_rank)
+        return ranked[-1] if led == "BB" else ranked[0]
+
+    # §7 Hand end, scoring, game end ------------------------------------------
 
     def _board_level(self, team: int) -> int:
         """The level of ``team``'s board contract, 0 if it has none (BA-5)."""
@@ -487,48 +451,6 @@ class State(ReferenceState):
             return None
         a, b = self.team_scores
         return "team0" if a > b else "team1" if b > a else "draw"
-
-    # The state API -----------------------------------------------------------
-
-    def current_player(self) -> Optional[int]:
-        return self.to_act
-
-    def legal_actions(self) -> list[str]:
-        if self.phase == "bidding":
-            numbers = [f"bid {k}" for k in self._number_bids_allowed()]
-            return ["bid pass", *numbers, "bid board"]
-        if self.phase == "play":
-            return [f"play {card}" for card in in_canonical_order(self._playable())]
-        return []
-
-    def illegal_reason(self, action: str) -> str:
-        verb, _, arg = action.partition(" ")
-        if self.phase == "bidding":
-            if verb == "play":
-                return "the auction is not over; it must bid"
-            allowed = self._number_bids_allowed()
-            if verb == "bid" and arg.isdigit() and str(int(arg)) == arg and 1 <= int(arg) <= 13:
-                if not allowed:
-                    return "no number bid is allowed now (only pass or board)"
-                return f"number bids must be from 1 to {allowed[-1]} now"
-        if self.phase == "play":
-            if verb == "bid":
-                return "the auction is over; it must play a card"
-            if verb == "play" and arg in POSITION:
-                if arg not in self.hands[self.to_act]:
-                    return f"{arg} is not in its hand"
-                if not self.trick:
-                    return "trumps may not be led before they are broken"
-                return "it must follow the led suit (or the Blooper's highest/lowest trump rule)"
-        return "not an action of back_alley (bid pass, bid K, bid board, play CARD)"
-
-    def _apply_unchecked(self, action: str) -> None:
-        self._history.append(action)
-        verb, arg = action.split(" ")
-        if verb == "bid":
-            self._bid(arg)
-        else:
-            self._play_card(arg)
 
     def scores(self) -> list[int]:
         return [self.team_scores[team_of(seat)] for seat in range(4)]
@@ -618,3 +540,89 @@ def _copy_deal(deal: dict[str, Any]) -> dict[str, Any]:
     if "joker_exchange" in deal:
         copied["joker_exchange"] = dict(deal["joker_exchange"])
     return copied
+
+
+# §8 Variants (config keys, defaults first) ------------------------------------
+
+NAMED_SCHEDULES = {
+    "13-1-13": list(range(13, 0, -1)) + list(range(2, 14)),
+    "13-1-1-13": list(range(13, 0, -1)) + list(range(1, 14)),
+    "1-13-1": list(range(1, 14)) + list(range(12, 0, -1)),
+    "1-13-13-1": list(range(1, 14)) + list(range(13, 0, -1)),
+}
+
+
+@dataclass(frozen=True)
+class ScheduleSpec:
+    """``schedule``: a named schedule, or an explicit list of hand sizes."""
+
+    key: str = "schedule"
+    default: str = "13-1-13"
+
+    def check(self, value: Any) -> Any:
+        if isinstance(value, str) and value in NAMED_SCHEDULES:
+            return value
+        if (
+            isinstance(value, list)
+            and 1 <= len(value) <= MAX_SCHEDULE
+            and all(isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= 13 for k in value)
+        ):
+            return list(value)
+        names = ", ".join(f'"{name}"' for name in NAMED_SCHEDULES)
+        raise InvalidParamsError(
+            f"{self.key}: must be one of {names} or a non-empty list of at most "
+            f"{MAX_SCHEDULE} integers from 1 to 13, got {_describe(value)}"
+        )
+
+
+@dataclass(frozen=True)
+class FirstDealerSpec:
+    """``first_dealer``: a seat 0..3 or "random" (BA-25)."""
+
+    key: str = "first_dealer"
+    default: int = 0
+
+    def check(self, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+            return value
+        if value == "random":
+            return value
+        raise InvalidParamsError(
+            f'{self.key}: must be an integer seat from 0 to 3 or "random", got {_describe(value)}'
+        )
+
+
+VARIANTS = [
+    ScheduleSpec(),
+    FirstDealerSpec(),
+    Choice("joker_upcard", ["no_trump", "turn_next"]),
+    Choice("joker_exchange_draw", ["top", "bottom"]),
+    Choice("bid_cap", ["hand_size_minus_one", "hand_size"]),
+    Bool("bid_not_above_previous", False),
+    Choice("board_lead", ["last", "first"]),
+    Choice("board_multiplier", ["linear", "doubling"]),
+    Choice("board_multiplier_scope", ["team", "hand"]),
+    Choice("board_trump_lead_exemption", ["player", "team", "none"]),
+    Bool("blooper_lead_rules", True),
+    Bool("big_blooper_binds_partner", True),
+    Int("bid_points_per_trick", 5, low=-POINT_LIMIT, high=POINT_LIMIT - 1),
+    Int("overtrick_points", 1, low=-POINT_LIMIT, high=POINT_LIMIT - 1),
+    Int("set_points_per_bid_trick", 5, low=-POINT_LIMIT, high=POINT_LIMIT - 1),
+    Int("board_points_per_trick", 10, low=-POINT_LIMIT, high=POINT_LIMIT - 1),
+    Int("max_consecutive_all_pass", 4, low=1, high=2**63 - 1),
+]
+
+
+def check_config(players: int, params: dict[str, Any]) -> None:
+    """No key depends on another; the player count (4) is checked by the frame."""
+
+
+def schedule_of(params: dict[str, Any]) -> list[int]:
+    """The hand size of every deal that counts."""
+    schedule = params["schedule"]
+    return NAMED_SCHEDULES[schedule] if isinstance(schedule, str) else list(schedule)
+
+
+def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
+    """The 54 cards in canonical order (§2)."""
+    return list(DECK_ORDER)
