@@ -52,6 +52,7 @@ def test_every_game_has_its_companions(game_id: str) -> None:
     companions = [
         ROOT / "docs" / "rules" / f"{game_id}.md",
         ROOT / "docs" / "games" / f"{game_id}.md",
+        ROOT / "rust" / "src" / "games" / game_id / "rules.rs",
         ROOT / "python" / "cardref" / "reference" / f"{game_id}.py",
         ROOT / "python" / "cardref" / "reference" / "loading" / f"{game_id}.py",
         ROOT / "tests" / "gamekit" / f"{game_id}.py",

@@ -37,6 +37,17 @@ EXCEPTIONS: dict[tuple[str, str, str], set[str]] = {
     # it reads the key (into the hand sizes).
     ("back_alley", "§8 Variants (config keys, defaults first)", "python"): {"schedule_of"},
     ("back_alley", "§8 Variants (config keys, defaults first)", "rust"): {"named_schedule"},
+    # 5 Alive: the Rust core's cards are kind indices, in kind order already;
+    # it keeps the active seats as a bit mask, not a list.
+    ("five_alive", "§2 Card notation and deck order", "python"): {"kind_order"},
+    ("five_alive", "§3.1 Seats and direction", "python"): {"active_seats"},
+    # 5 Alive: the common play (a card that moves no cards, the turn passing on)
+    # stays inlined in Rust's step; the cards that move cards (D1, D2, REDEAL,
+    # BOMB), the game's end and the action cap go on out of line.
+    ("five_alive", "§6.1 Playing a card", "rust"): {"pass_turn", "play_moving_card"},
+    ("five_alive", "§6.2 Card effects", "rust"): {"make_others_draw", "move_cards"},
+    ("five_alive", "§7.3-7.4 Game end", "rust"): {"close_batch"},
+    ("five_alive", "§7.5 Termination", "rust"): {"end_at_cap"},
     # 100: the Rust core's cards are their canonical index, so it has no lookup for one.
     ("hundred", "§2 Card notation and deck order", "python"): {"canonical_index"},
     # 100: Rust states each card's effect as v -> mul·v + add and builds its
@@ -133,10 +144,7 @@ def files(game_id: str) -> tuple[Path, Path]:
             ROOT / "python" / "cardref" / "reference" / f"{game_id}.py")
 
 
-GAMES = ["back_alley", "hundred", "take5", "twenty_two"]
-
-
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", cardref.games())
 def test_both_engines_have_the_same_headings_in_rule_book_order(game_id: str) -> None:
     rust_path, python_path = files(game_id)
     rust = list(rule_sections(rust_sections(rust_path)))
@@ -152,7 +160,7 @@ def test_both_engines_have_the_same_headings_in_rule_book_order(game_id: str) ->
         assert re.search(heading, book, re.M), f"{title!r} is no section of the rule book"
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", cardref.games())
 def test_both_engines_define_the_same_functions_under_each_heading(game_id: str) -> None:
     rust_path, python_path = files(game_id)
     rust = rule_sections(rust_sections(rust_path))
@@ -169,5 +177,10 @@ def test_both_engines_define_the_same_functions_under_each_heading(game_id: str)
     assert not problems, f"{game_id}:\n" + "\n".join(problems)
 
 
-def test_the_games_checked_are_registered() -> None:
-    assert set(GAMES) <= set(cardref.games())
+def test_every_exception_is_still_needed() -> None:
+    """An exception that no longer hides a difference is dropped from the list."""
+    for (game_id, title, engine), names in EXCEPTIONS.items():
+        rust_path, python_path = files(game_id)
+        sections = rule_sections(rust_sections(rust_path) if engine == "rust"
+                                 else python_sections(python_path))
+        assert names <= sections.get(title, set()), (game_id, title, engine, names)

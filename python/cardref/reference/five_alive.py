@@ -46,7 +46,7 @@ GAME = GameSpec(id="five_alive", min_players=2, max_players=7, default_players=4
                 heuristic=True, search=True)
 GAME_ID = GAME.id
 
-# §1-2 Cards -----------------------------------------------------------------
+# §2 Card notation and deck order ----------------------------------------------
 
 #: Every card code, in the canonical kind order (§2.2).
 KINDS = ["0", "1", "2", "3", "4", "5", "6", "7", "D1", "D2", "PASS", "REV", "SKIP",
@@ -68,52 +68,6 @@ def is_number(card: str) -> bool:
 def kind_order(card: str) -> int:
     """Position of a card in the canonical kind order (§2.2)."""
     return KINDS.index(card)
-
-
-# §8 Variants ------------------------------------------------------------------
-
-VARIANTS = [
-    Bool("allow_seven_players", False),
-    Choice("deck_profile", ["hasbro77", "alt75"]),
-    Int("lives", 5, low=1, high=1000),
-    Int("hand_size", 10, low=1),
-    Int("first_dealer", 0, low=0),
-    Bool("reset_direction_each_round", True),
-    Bool("allow_voluntary_flip", False),
-    Bool("flip_ends_turn", True),
-    Choice("bomb_response", ["forced", "optional"]),
-    Choice("redeal_deal_order", ["clockwise_from_left", "play_direction"]),
-    Bool("sudden_death", False),
-    Bool("team_play", False),
-    Bool("team_wilds_hit_teammates", True),
-    Int("max_actions", 10000, low=1, high=1_000_000_000),
-]
-
-
-def check_config(players: int, params: dict[str, Any]) -> None:
-    """The cross-key checks of §8."""
-    if players == 7 and not params["allow_seven_players"]:
-        raise InvalidParamsError("players: 7 players need allow_seven_players = true")
-    if params["first_dealer"] >= players:
-        raise InvalidParamsError(
-            f"first_dealer: must be a seat from 0 to {players - 1}, got {params['first_dealer']}"
-        )
-    if params["team_play"] and players not in (4, 6):
-        raise InvalidParamsError(f"team_play: needs 4 or 6 players, got {players}")
-    if params["team_play"] and params["sudden_death"]:
-        raise InvalidParamsError("sudden_death: cannot be combined with team_play")
-    deck_size = sum(PROFILES[params["deck_profile"]])
-    if params["hand_size"] * players > deck_size:
-        raise InvalidParamsError(
-            f"hand_size: {params['hand_size']} cards for {players} players is more than "
-            f"the {deck_size}-card deck"
-        )
-
-
-def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
-    """The profile's cards in canonical kind order (§2.2)."""
-    counts = PROFILES[params["deck_profile"]]
-    return [card for card, count in zip(KINDS, counts) for _ in range(count)]
 
 
 # §3 State ----------------------------------------------------------------------
@@ -222,7 +176,7 @@ class State(ReferenceState):
         hand = self.hands[self.current]
         if self.phase == "bomb_response":
             return (["respond 0"] if "0" in hand else []) + ["decline"]
-        plays = [f"play {card}" for card in KINDS if card in hand and self._fits(card)]
+        plays = [f"play {card}" for card in self._playable()]
         if not plays or self.params["allow_voluntary_flip"]:
             return [*plays, "flip"]
         return plays
@@ -230,6 +184,18 @@ class State(ReferenceState):
     def _fits(self, card: str) -> bool:
         """A wild card always fits; a number only if the total stays at 21 or less."""
         return not is_number(card) or self.total + NUMBERS[card] <= 21
+
+    def _playable(self) -> list[str]:
+        """§5.3: the kinds the player to act may play, in kind order: every wild
+        card it holds, and the numbers it holds that keep the total at 21 or less."""
+        hand = self.hands[self.current]
+        return [card for card in KINDS if card in hand and self._fits(card)]
+
+    def _play_reason(self, card: str) -> str:
+        """Why playing ``card`` is illegal now."""
+        if card not in self.hands[self.current]:
+            return f"card {card} is not in its hand"
+        return f"{card} would take the total {self.total} over 21"
 
     def illegal_reason(self, action: str) -> str:
         verb, _, arg = action.partition(" ")
@@ -240,9 +206,7 @@ class State(ReferenceState):
         if action in ("respond 0", "decline"):
             return "no Bomb awaits an answer"
         if verb == "play" and arg in KINDS:
-            if arg not in self.hands[self.current]:
-                return f"card {arg} is not in its hand"
-            return f"{arg} would take the total {self.total} over 21"
+            return self._play_reason(arg)
         if action == "flip":
             return "it can play a card, and only a player who cannot may flip"
         return "not an action of five_alive (play K, flip, respond 0, decline)"
@@ -470,6 +434,21 @@ class State(ReferenceState):
         self.pending_bomb = None
         self.result = {"reason": reason, "ranking": ranking}
 
+    def scores(self) -> list[int]:
+        """Lives left per seat; in team play each seat shows its team's lives."""
+        if self.teams:
+            return [self.team_lives[s % 2] for s in range(self.players)]
+        return list(self.lives)
+
+    def final_placements(self) -> list[int]:
+        placements = [0] * self.players
+        better = 0
+        for group in self.result["ranking"]:
+            for seat in group:
+                placements[seat] = 1 + better
+            better += len(group)
+        return placements
+
     # §7.5 Termination ---------------------------------------------------------------
 
     def _check_cap(self) -> None:
@@ -488,23 +467,6 @@ class State(ReferenceState):
             groups = _group_by(self.active_seats(), lambda s: -self.lives[s])
             ranking = [*groups, *self._eliminated_groups()]
         self._finish("CAP", ranking)
-
-    # Results ------------------------------------------------------------------------
-
-    def scores(self) -> list[int]:
-        """Lives left per seat; in team play each seat shows its team's lives."""
-        if self.teams:
-            return [self.team_lives[s % 2] for s in range(self.players)]
-        return list(self.lives)
-
-    def final_placements(self) -> list[int]:
-        placements = [0] * self.players
-        better = 0
-        for group in self.result["ranking"]:
-            for seat in group:
-                placements[seat] = 1 + better
-            better += len(group)
-        return placements
 
     # Observation and JSON -------------------------------------------------------------
 
@@ -571,3 +533,49 @@ def _copy_bomb(bomb: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
         return None
     return {"bomber": bomb["bomber"], "responders": list(bomb["responders"]),
             "index": bomb["index"], "eliminated": list(bomb["eliminated"])}
+
+
+# §8 Variants and config keys -----------------------------------------------
+
+VARIANTS = [
+    Bool("allow_seven_players", False),
+    Choice("deck_profile", ["hasbro77", "alt75"]),
+    Int("lives", 5, low=1, high=1000),
+    Int("hand_size", 10, low=1),
+    Int("first_dealer", 0, low=0),
+    Bool("reset_direction_each_round", True),
+    Bool("allow_voluntary_flip", False),
+    Bool("flip_ends_turn", True),
+    Choice("bomb_response", ["forced", "optional"]),
+    Choice("redeal_deal_order", ["clockwise_from_left", "play_direction"]),
+    Bool("sudden_death", False),
+    Bool("team_play", False),
+    Bool("team_wilds_hit_teammates", True),
+    Int("max_actions", 10000, low=1, high=1_000_000_000),
+]
+
+
+def check_config(players: int, params: dict[str, Any]) -> None:
+    """The cross-key checks of §8."""
+    if players == 7 and not params["allow_seven_players"]:
+        raise InvalidParamsError("players: 7 players need allow_seven_players = true")
+    if params["first_dealer"] >= players:
+        raise InvalidParamsError(
+            f"first_dealer: must be a seat from 0 to {players - 1}, got {params['first_dealer']}"
+        )
+    if params["team_play"] and players not in (4, 6):
+        raise InvalidParamsError(f"team_play: needs 4 or 6 players, got {players}")
+    if params["team_play"] and params["sudden_death"]:
+        raise InvalidParamsError("sudden_death: cannot be combined with team_play")
+    deck_size = sum(PROFILES[params["deck_profile"]])
+    if params["hand_size"] * players > deck_size:
+        raise InvalidParamsError(
+            f"hand_size: {params['hand_size']} cards for {players} players is more than "
+            f"the {deck_size}-card deck"
+        )
+
+
+def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
+    """The profile's cards in canonical kind order (§2.2)."""
+    counts = PROFILES[params["deck_profile"]]
+    return [card for card, count in zip(KINDS, counts) for _ in range(count)]
