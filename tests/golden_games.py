@@ -11,8 +11,9 @@ core replays the same files in ``rust/tests/golden.rs``.
 A change that alters any of these texts changes what users see (the state
 JSON, a deal, a rule); the tests compare both engines against them.
 Regenerate only for an intended change of the JSON or the rules:
-``python tests/golden_games.py`` (writes the files with the reference engine
-and checks that the Rust core agrees).
+``python tests/golden_games.py [game ...]`` (writes the files with the
+reference engine and checks that the Rust core agrees; the game for the tests
+only, which the extension lacks, is checked by ``cargo test``).
 """
 
 from __future__ import annotations
@@ -92,6 +93,12 @@ TABLES: dict[str, list[tuple[int, dict[str, Any]]]] = {
         (3, {"last_trick_tie": "first_played_wins"}),
         (4, {"tied_dealer": "first"}),
     ],
+    # The game for the tests only: the Rust core plays it under `cargo test`.
+    "high_card": [
+        (2, {}), (3, {}), (4, {}),
+        (3, {"hand_size": 1, "scoring": "sum"}),
+        (4, {"hand_size": 6}),
+    ],
 }
 #: Every table is played from these seeds.
 SEEDS = (1, 2)
@@ -147,6 +154,9 @@ def write(game_id: str) -> None:
 
 
 if __name__ == "__main__":
+    import testgame
+
+    testgame.register()
     for game_id in sys.argv[1:] or sorted(TABLES):
         write(game_id)
         print(f"wrote {path(game_id)}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from testgame.reference import GAME as TEST_GAME
 
 import cardref
 from cardref import _core, registry
@@ -15,8 +16,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_both_engines_register_the_same_games() -> None:
-    assert cardref.games() == registry.ids() == sorted(_core.GAME_IDS)
+    """The extension has every game but the one for the tests only, which
+    only ``cargo test`` builds into the Rust core."""
+    assert cardref.games() == sorted(_core.GAME_IDS)
+    assert registry.ids() == sorted([*_core.GAME_IDS, TEST_GAME.id])
     assert [spec["id"] for spec in _core.GAME_SPECS] == _core.GAME_IDS
+
+
+def test_the_test_only_game_is_refused_by_the_rust_engine_by_name() -> None:
+    assert cardref.load(TEST_GAME.id, 2, engine="reference").players == 2
+    with pytest.raises(cardref.UnknownGameError, match=TEST_GAME.id):
+        cardref.load(TEST_GAME.id, 2, engine="rust")
 
 
 @pytest.mark.parametrize("game_id", cardref.games())
@@ -66,3 +76,19 @@ def test_every_game_has_its_companions(game_id: str) -> None:
 def test_an_unknown_id_is_refused_by_name() -> None:
     with pytest.raises(cardref.UnknownGameError, match=r"take6.*take5"):
         registry.spec("take6")
+
+
+def test_the_test_only_game_has_its_companions() -> None:
+    """What "Adding a game" lists, for the game the tests add."""
+    game_id = TEST_GAME.id
+    companions = [
+        ROOT / "rust" / "src" / "games" / game_id / "rules.rs",
+        ROOT / "tests" / "testgame" / "reference.py",
+        ROOT / "tests" / "testgame" / "loading.py",
+        ROOT / "tests" / "testgame" / "rules.md",
+        ROOT / "tests" / "gamekit" / f"{game_id}.py",
+        ROOT / "tests" / "golden" / f"{game_id}.jsonl",
+    ]
+    missing = [str(p.relative_to(ROOT)) for p in companions if not p.exists()]
+    assert not missing, missing
+    assert list((ROOT / "tests" / "scenarios" / game_id).glob("*.toml"))

@@ -96,6 +96,8 @@ macro_rules! registry {
 registry! {$
     back_alley::BackAlley,
     five_alive::FiveAlive,
+    #[cfg(feature = "test-game")]
+    high_card::HighCard,
     hundred::Hundred,
     take5::Take5,
     twenty_two::TwentyTwo,
@@ -429,6 +431,53 @@ mod tests {
     }
 
     #[test]
+    fn the_registry_lists_each_game_once_in_id_order() {
+        assert!(GAME_IDS.windows(2).all(|w| w[0] < w[1]), "{GAME_IDS:?}");
+        for (spec, id) in GAMES.iter().zip(GAME_IDS) {
+            assert_eq!(spec.id, *id);
+            let config = Config::new(id, spec.default_players as i64, vec![]).unwrap();
+            assert_eq!((config.id(), config.spec()), (*id, spec));
+        }
+        assert!(matches!(
+            Config::new("take6", 4, vec![]),
+            Err(Error::UnknownGame { .. })
+        ));
+    }
+
+    /// A game declares what it offers, and the generic code trusts it: a
+    /// declared search bot resamples, a declared heuristic plays; a game
+    /// without them has them refused, naming it.
+    #[test]
+    fn the_declared_capabilities_are_what_the_games_do() {
+        for spec in GAMES {
+            let n = spec.default_players;
+            let config = Config::new(spec.id, n as i64, vec![]).unwrap();
+            let state = config.new_state(1, None).unwrap();
+            match state.resample(0, 1) {
+                Ok(r) => assert!(spec.search && r.observation(0) == state.observation(0)),
+                Err(e) => assert!(
+                    !spec.search && e.to_string().contains(spec.id),
+                    "{}: {e}",
+                    spec.id
+                ),
+            }
+            let heuristic = sim::simulate(&config, &vec![Bot::Heuristic; n], 2, 1, 1, false);
+            match heuristic {
+                Ok(t) => assert!(spec.heuristic && t.games == 2, "{}", spec.id),
+                Err(e) => assert!(
+                    !spec.heuristic && e.to_string().contains(spec.id),
+                    "{}: {e}",
+                    spec.id
+                ),
+            }
+        }
+        assert!(
+            GAMES.iter().any(|g| !g.search && !g.heuristic),
+            "the test-only game declares neither"
+        );
+    }
+
+    #[test]
     fn a_restarted_state_is_a_new_state() {
         for id in GAME_IDS {
             let config = Config::new(id, 4, vec![]).unwrap();
@@ -448,19 +497,26 @@ mod tests {
         }
     }
 
+    /// Each game's smallest, typical and largest table that its default
+    /// variant allows (100 seats two only with `allow_two_players`).
+    fn tables() -> Vec<(&'static str, i64)> {
+        let mut tables = Vec::new();
+        for spec in GAMES {
+            let mut sizes = vec![spec.min_players, spec.default_players, spec.max_players];
+            sizes.dedup();
+            for players in sizes {
+                if Config::new(spec.id, players as i64, vec![]).is_ok() {
+                    tables.push((spec.id, players as i64));
+                }
+            }
+        }
+        tables
+    }
+
     #[test]
     fn every_random_bot_draws_only_and_every_legal_action() {
-        let tables = [
-            ("back_alley", 4),
-            ("five_alive", 2),
-            ("five_alive", 6),
-            ("hundred", 3),
-            ("hundred", 5),
-            ("take5", 2),
-            ("take5", 10),
-            ("twenty_two", 3),
-            ("twenty_two", 5),
-        ];
+        let tables = tables();
+        assert!(tables.len() >= 2 * GAMES.len());
         for (game, players) in tables {
             let config = Config::new(game, players, vec![]).expect(game);
             for seed in 0..3 {
