@@ -311,7 +311,7 @@ pub fn count_by_listing<G: Rules>(state: &G, buf: &mut Vec<Action>) -> usize {
 }
 
 /// Applies one `random_action`; returns 1, the actions applied. What
-/// [`Rules::random_steps`] does by default, and where a game's own cannot plan.
+/// [`NativeBots::random_steps`] does by default, and where a game's own cannot plan.
 #[inline(always)]
 pub fn random_step<G: NativeBots>(
     state: &mut G,

@@ -1,7 +1,7 @@
 //! Variant keys: strict typing and range checks shared by every game
 //! (docs/rules/CONVENTIONS.md, "Configuration").
 //!
-//! A game declares its keys once, with [`variant_keys!`]: each field of its
+//! A game declares its keys once, with `variant_keys!`: each field of its
 //! `Params` is named after its key and says how the key is read. The same
 //! declaration reads the caller's values and writes the effective values
 //! back as JSON, so the two cannot drift apart.
@@ -64,7 +64,7 @@ impl<T: KeyValue> KeyValue for Option<T> {
     }
 }
 
-/// A key whose value is one of a list of strings (declared with [`choice_key!`]).
+/// A key whose value is one of a list of strings (declared with `choice_key!`).
 pub trait ChoiceKey: Sized + Copy {
     /// The strings, in declaration order; the first is the default.
     const NAMES: &'static [&'static str];
@@ -171,7 +171,7 @@ macro_rules! variant_keys {
 }
 pub(crate) use variant_keys;
 
-/// What [`variant_keys!`] writes for a game's `Params`.
+/// What `variant_keys!` writes for a game's `Params`.
 pub trait VariantKeys: Sized {
     /// Reads every key from the caller's `(key, value)` pairs, defaults
     /// filled in; an unknown key or a bad value is refused, naming the key.

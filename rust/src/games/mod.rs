@@ -301,7 +301,7 @@ impl AnyState {
     }
 
     /// A new game of this configuration from `seed` in place, reusing this
-    /// state's allocations where the game can (see [`Rules::restart`]).
+    /// state's allocations where the game can (see [`NativeBots::restart`]).
     pub fn restart(&mut self, config: &Config, seed: u64) -> Result<(), Error> {
         if !dispatch!(self, s: _T => s.restart(seed)) {
             *self = config.new_state(seed, None)?;

@@ -184,7 +184,7 @@ impl Search for TwentyTwo {
     /// Rebuilds the state JSON from the observation's public fields, the
     /// seat's own hand and discards, and the other places filled to their
     /// public sizes; loads it with `from_json`, then deals the hidden cards
-    /// anew with [`Rules::resample`] (so they also meet what the plays
+    /// anew with [`Search::resample`] (so they also meet what the plays
     /// revealed). The observation has no history: the sampled state's history
     /// is the current hand's actions only (discards in turn order, then the
     /// plays of its tricks); earlier hands cannot be rebuilt from it.
