@@ -223,18 +223,14 @@ impl Take5 {
 // ---------------------------------------------------------------------------
 
 impl Take5 {
-    /// §6.1/6.3: the eligible row whose last card is the highest below `card`,
-    /// given each row's last card in `ends` (row r in byte r). Each row is keyed
-    /// `end * 4 + row`, or 0 if its end is not below the card (ends are at least
-    /// 1), so one maximum finds it. The selects are marked unpredictable so they
-    /// compile to conditional moves: a random card would mispredict a branch.
+    /// §6.1/6.3: the eligible row (its last card below `card`) whose last
+    /// card is the highest; `None` if the card is too low for every row.
+    /// `ends` holds each row's last card, row r in byte r. Each row is keyed
+    /// `end * 4 + row`, or 0 if not eligible (ends are at least 1), so the
+    /// highest key names the row.
     pub(super) fn target_row(ends: u32, card: u8) -> Option<usize> {
-        let key = |r: usize| {
-            let end = (ends >> (8 * r)) as u8 as usize;
-            select_unpredictable(end < card as usize, end << 2 | r, 0)
-        };
-        let max = |a: usize, b: usize| select_unpredictable(a > b, a, b);
-        let best = max(max(key(0), key(1)), max(key(2), key(3)));
+        let key = |r: usize| eligible_row_key(ends, r, card);
+        let best = larger(larger(key(0), key(1)), larger(key(2), key(3)));
         (best != 0).then_some(best & 3)
     }
 
@@ -436,6 +432,21 @@ pub(super) fn set_heads(set: u128) -> i64 {
     (0..3)
         .map(|k| i64::from((set & HEAD_PLANES[k]).count_ones()) << k)
         .sum()
+}
+
+/// Row `r`'s key for [`Take5::target_row`]: `end * 4 + r` if its last card
+/// is below `card`, else 0; by a select the compiler keeps as a conditional
+/// move (a random card would mispredict a branch).
+#[inline(always)]
+fn eligible_row_key(ends: u32, r: usize, card: u8) -> usize {
+    let end = (ends >> (8 * r)) as u8 as usize;
+    select_unpredictable(end < card as usize, end << 2 | r, 0)
+}
+
+/// The larger of two keys, by a conditional move.
+#[inline(always)]
+fn larger(a: usize, b: usize) -> usize {
+    select_unpredictable(a > b, a, b)
 }
 
 /// `set` if `keep`, else the empty set, without a branch.
