@@ -1,5 +1,7 @@
 """Test setup: Hypothesis profiles and the tests/ directory on sys.path.
 
+Also registers High Card, the game for the tests only (``testgame``).
+
 Profiles: ``ci`` (the default, sized for the 20-minute CI budget), ``dev``
 (quick local runs) and ``thorough`` (long runs by hand). Pick one with
 ``CARDREF_PROFILE=thorough pytest`` or ``pytest --hypothesis-profile thorough``.
@@ -31,6 +33,11 @@ settings.register_profile(
     **_common,
 )
 settings.load_profile(os.environ.get("CARDREF_PROFILE", "ci"))
+
+# The game for the tests only, registered like every game (tests/testgame/).
+import testgame  # noqa: E402  (found through the path set above)
+
+testgame.register()
 
 
 @pytest.fixture(autouse=True)

@@ -10,11 +10,22 @@ from typing import Any
 from hypothesis import strategies as st
 
 import cardref
+from cardref import registry
 from gamekit import kit
 
 PROFILE = os.environ.get("CARDREF_PROFILE", "ci")
 #: Complete games per game and property test, by Hypothesis profile.
 GAMES = {"dev": 15, "ci": 150, "thorough": 2000}[PROFILE]
+
+
+def engines(game_id: str) -> list[str]:
+    """The engines that play ``game_id``: both, or only the reference for a game
+    the extension is built without (the game for the tests only)."""
+    return ["rust", "reference"] if game_id in cardref.games() else ["reference"]
+
+
+#: (game, engine) for every registered game and every engine that plays it.
+GAME_ENGINES = [(g, e) for g in registry.ids() for e in engines(g)]
 
 
 @dataclass

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 
 import cardref
 from gamekit import kit
-from playthrough import GAMES, Setup, setups
+from playthrough import GAME_ENGINES, GAMES, Setup, setups
 
 
 def canonical_deck(setup: Setup) -> list[str]:
@@ -115,8 +115,7 @@ def check_finished(state: Any, setup: Setup) -> None:
         state.apply(setup.actions[-1])
 
 
-@pytest.mark.parametrize("engine", ["rust", "reference"])
-@pytest.mark.parametrize("game_id", cardref.games())
+@pytest.mark.parametrize(("game_id", "engine"), GAME_ENGINES)
 def test_invariants_hold_over_random_games(game_id: str, engine: str) -> None:
     examples = GAMES if engine == "rust" else max(10, GAMES // 3)
 

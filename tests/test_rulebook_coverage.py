@@ -9,17 +9,18 @@ from pathlib import Path
 import pytest
 
 import cardref
+from cardref import registry
 from scenario_runner import SCENARIO_ROOT, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_BOOK = ROOT / "docs" / "rules"
-PREFIX = {"take5": "T5", "five_alive": "FA", "back_alley": "BA", "twenty_two": "TT",
-          "hundred": "HU"}
 
 
 def rule_book_ids(game_id: str) -> set[str]:
+    """The ids the rule book of ``game_id`` defines, by the prefix the game declares."""
+    prefix = registry.spec(game_id).rule_prefix
     text = (RULE_BOOK / f"{game_id}.md").read_text(encoding="utf-8")
-    return set(re.findall(rf"\b{PREFIX[game_id]}-[ST]?[0-9]+[a-z]?\b", text))
+    return set(re.findall(rf"\b{prefix}-[ST]?[0-9]+[a-z]?\b", text))
 
 
 @pytest.mark.parametrize("name", ["CONVENTIONS", *cardref.games()])

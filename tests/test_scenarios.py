@@ -6,20 +6,23 @@ from pathlib import Path
 
 import pytest
 
-import cardref
+from cardref import registry
+from playthrough import engines
 from scenario_runner import SCENARIO_ROOT, load_scenario, run, scenario_files
 
 FILES = scenario_files()
+#: Every file on every engine that plays its game.
+RUNS = [pytest.param(path, engine, id=f"{engine}-{path.relative_to(SCENARIO_ROOT)}")
+        for path in FILES for engine in engines(load_scenario(path)["game"])]
 
 
-@pytest.mark.parametrize("engine", ["rust", "reference"])
-@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(SCENARIO_ROOT)))
+@pytest.mark.parametrize(("path", "engine"), RUNS)
 def test_scenario(path: Path, engine: str) -> None:
     run(load_scenario(path), engine)
 
 
 def test_every_game_has_scenarios() -> None:
-    for game in cardref.games():
+    for game in registry.ids():
         assert list((SCENARIO_ROOT / game).glob("*.toml")), f"no scenarios for {game}"
 
 

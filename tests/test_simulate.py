@@ -8,25 +8,46 @@ from collections import Counter
 import pytest
 
 import cardref
-from cardref.bench import DEFAULT_PLAYERS
+from cardref import registry
 from cardref.bench import main as bench_main
 from cardref.bots import BotLoadError, builtin_module
 from gamekit import kit
 
-#: Games with determinization (resample, sample_states) and so the search bot.
-NATIVE = [g for g in cardref.games() if kit(g).DETERMINIZED]
-#: Games with a native heuristic bot: every game.
-HEURISTIC = ["take5", "back_alley", "twenty_two", "hundred", "five_alive"]
-
-
-def test_every_game_has_a_native_heuristic():
-    assert sorted(HEURISTIC) == cardref.games()
+#: Games that declare determinization (resample, sample_states) and so the search bot.
+NATIVE = [g for g in cardref.games() if registry.spec(g).search]
+#: Games that declare a heuristic bot, native and in Python.
+HEURISTIC = [g for g in cardref.games() if registry.spec(g).heuristic]
+#: Each game's typical table.
+DEFAULT_PLAYERS = {g: registry.spec(g).default_players for g in cardref.games()}
 
 
 @pytest.mark.parametrize("game_id", cardref.games())
-def test_every_game_is_determinized_and_has_the_search_bot(game_id):
-    assert game_id in NATIVE
-    assert builtin_module("search", game_id) == "cardref.bots.search"
+def test_the_declared_bots_are_there(game_id):
+    """A declared heuristic has a Python bot and a native one; a declared search
+    bot resamples; a game without them has them refused by name."""
+    spec = registry.spec(game_id)
+    n = spec.default_players
+    state = cardref.load(game_id, n).new_state(seed=1)
+    if spec.heuristic:
+        assert builtin_module("heuristic", game_id) == f"cardref.bots.heuristic.{game_id}"
+        cardref.simulate(game_id, players=n, games=1, bots=["heuristic"] * n)
+    else:
+        with pytest.raises(BotLoadError, match="no heuristic bot"):
+            builtin_module("heuristic", game_id)
+        with pytest.raises(cardref.InvalidParamsError, match="no native heuristic"):
+            cardref.simulate(game_id, players=n, games=1, bots=["heuristic"] * n)
+    if spec.search:
+        assert builtin_module("search", game_id) == "cardref.bots.search"
+        assert state.resample(0, 1).observation(0) == state.observation(0)
+    else:
+        with pytest.raises(BotLoadError, match="does not play"):
+            builtin_module("search", game_id)
+        with pytest.raises(cardref.InvalidStateError, match="no determinization"):
+            state.resample(0, 1)
+
+
+def test_every_game_has_a_heuristic_and_the_search_bot():
+    assert HEURISTIC == NATIVE == cardref.games()
 
 
 def _without_time(result: dict) -> dict:

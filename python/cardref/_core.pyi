@@ -2,6 +2,7 @@
 
 from typing import Any, Optional
 
+GAME_SPECS: list[dict[str, Any]]
 GAME_IDS: list[str]
 BUILD_ID: str
 

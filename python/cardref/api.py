@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from . import registry
 from .errors import InvalidParamsError, UnknownGameError
 from .reference import ReferenceGame
-
-#: Reference module of every game; the Rust core implements the same ids.
-REFERENCE_MODULES = {
-    "back_alley": "cardref.reference.back_alley",
-    "five_alive": "cardref.reference.five_alive",
-    "hundred": "cardref.reference.hundred",
-    "take5": "cardref.reference.take5",
-    "twenty_two": "cardref.reference.twenty_two",
-}
 
 ENGINES = ("rust", "reference")
 
 
 def games() -> list[str]:
-    """Ids of the available games, sorted."""
-    return sorted(REFERENCE_MODULES)
+    """Ids of the available games (both engines play them), sorted."""
+    from . import _core
+
+    return [g for g in registry.ids() if g in _core.GAME_IDS]
 
 
 def load(game_id: str, players: int, engine: str = "rust", **variant: Any) -> Any:
@@ -33,14 +26,14 @@ def load(game_id: str, players: int, engine: str = "rust", **variant: Any) -> An
     on the readable Python reference. Both expose ``new_state(seed, deck=None)``
     and ``state_from_json(text)`` and behave identically.
     """
-    if game_id not in REFERENCE_MODULES:
+    if game_id not in registry.ids():
         raise UnknownGameError(f"unknown game {game_id!r}; available games: {', '.join(games())}")
     if engine == "rust":
         from . import _core
 
         return _core.Game(game_id, players, variant)
     if engine == "reference":
-        return ReferenceGame(importlib.import_module(REFERENCE_MODULES[game_id]), players, variant)
+        return ReferenceGame(registry.module(game_id), players, variant)
     raise InvalidParamsError(f"engine: must be one of {', '.join(ENGINES)}, got {engine!r}")
 
 

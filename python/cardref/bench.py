@@ -25,8 +25,7 @@ from rich.table import Table
 
 import cardref
 
-#: A typical table size per game, used unless --players is given.
-DEFAULT_PLAYERS = {"take5": 4, "five_alive": 4, "back_alley": 4, "twenty_two": 4, "hundred": 5}
+from . import registry
 
 
 @dataclass
@@ -282,7 +281,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--referee", action="store_true",
                         help="measure the referee's overhead per decision instead "
                              "(options: cardref bench --referee --help)")
-    parser.add_argument("--players", type=int, help="seats per table (default: per game)")
+    parser.add_argument("--players", type=int,
+                        help="seats per table (default: each game's typical table)")
     parser.add_argument("--seconds", type=float, default=1.0,
                         help="time budget per measurement (default 1.0)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed (default 0)")
@@ -294,7 +294,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if unknown:
         console.print(f"[red]unknown game {unknown[0]!r}; available: {', '.join(cardref.games())}")
         return 2
-    players = {g: args.players or DEFAULT_PLAYERS.get(g, 4) for g in ids}
+    players = {g: args.players or registry.spec(g).default_players for g in ids}
     results = {}
     for game_id in ids:
         with console.status(f"measuring {game_id}…"):

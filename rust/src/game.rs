@@ -1,6 +1,18 @@
 //! What every game implements, the errors the engines report, and the shared
 //! result rule (competition ranking).
+//!
+//! A game lives in one folder, `games/<game>/`, and implements these traits,
+//! each in the file named for what it owns:
+//!
+//! | trait | file | what |
+//! |---|---|---|
+//! | [`Game`] | `mod.rs` | the declaration ([`GameSpec`]), the variant keys' type, a new game |
+//! | [`Rules`], [`Outcome`] | `rules.rs` | the turn (§5) and the result (§7) |
+//! | [`StateJson`] | `json.rs` | action texts, observations, the state JSON and loading it |
+//! | [`NativeBots`] | `bots.rs` | the random and heuristic bots |
+//! | [`Search`] | `search.rs` | determinization and the search bot's rollouts |
 
+use crate::params::Variant;
 use crate::rng::SplitMix64;
 use serde_json::Value;
 
@@ -57,11 +69,64 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// The rules of one game, over its own compact state. Implemented once per game
-/// in `games/<game>.rs`; [`crate::games::AnyState`] dispatches over them.
-pub trait Rules: Clone {
+/// What the generic code needs to know of a game before it has a state, and
+/// the one place a game says it: its `impl Game` in `games/<game>/mod.rs`.
+/// The Python reference declares the same (`GAME` in its module); a test
+/// checks that the two agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameSpec {
     /// The game id, as in `cardref.games()`.
-    const ID: &'static str;
+    pub id: &'static str,
+    /// The fewest seats the game allows (some variants may need more).
+    pub min_players: usize,
+    /// The most seats.
+    pub max_players: usize,
+    /// A typical table, used by `cardref bench` and the tests.
+    pub default_players: usize,
+    /// Fixed partnerships, seats by team (empty if everyone plays alone):
+    /// placements are shared within a team.
+    pub teams: &'static [&'static [usize]],
+    /// The prefix of the rule book's ids (`T5` in `T5-3`).
+    pub rule_prefix: &'static str,
+    /// A native heuristic bot ([`NativeBots::heuristic_action`]) and a
+    /// Python one (`cardref.bots.heuristic.<id>`).
+    pub heuristic: bool,
+    /// Determinization ([`Search`]) and so the search bot.
+    pub search: bool,
+}
+
+impl GameSpec {
+    /// The declaration as JSON (for the Python binding).
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "id": self.id,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "default_players": self.default_players,
+            "teams": self.teams,
+            "rule_prefix": self.rule_prefix,
+            "heuristic": self.heuristic,
+            "search": self.search,
+        })
+    }
+}
+
+/// A game: its declaration, its variant keys and how a game starts. Every
+/// game implements this in `games/<game>/mod.rs`, and the traits below in the
+/// files named for them; [`crate::games`] registers it in one line.
+pub trait Game: Clone + Sized {
+    /// The declaration.
+    const SPEC: GameSpec;
+    /// The checked variant keys (§8 of the rule book).
+    type Params: Variant;
+    /// A new game from `seed`: the first deal uses `deck` if given (top card
+    /// first, checked against the canonical deck), else the generator.
+    fn new_state(params: Self::Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error>;
+}
+
+/// The turn (§5 of every rule book), in `rules.rs`: who acts, what is legal,
+/// and applying an action.
+pub trait Rules: Game {
     /// Seat to act, or `None` once the game is over.
     fn current_player(&self) -> Option<usize>;
     /// Appends the legal actions of the player to act, in the documented order.
@@ -82,29 +147,52 @@ pub trait Rules: Clone {
     fn illegal_reason(&self, action: Action) -> Option<String>;
     /// Applies a legal action. Calling it with an illegal one is a logic error.
     fn apply_unchecked(&mut self, action: Action);
-    /// Parses the canonical action grammar; `None` if the text is not an action of this game.
-    fn parse_action(text: &str) -> Option<Action>;
-    /// Writes the canonical text of an action.
-    fn write_action(action: Action, out: &mut String);
     /// True once the game is over.
     fn is_terminal(&self) -> bool {
         self.current_player().is_none()
     }
+}
+
+/// The result (§7 of every rule book), in `rules.rs`.
+pub trait Outcome: Rules {
     /// The game's own tally per seat (completed rounds only).
     fn scores(&self) -> Vec<i64>;
-    /// Placements (1 = best, ties share) once the game is over.
-    fn placements(&self) -> Option<Vec<u32>>;
+    /// Placements (1 = best, ties share) of a finished game.
+    fn final_placements(&self) -> Vec<u32>;
+    /// Placements once the game is over, else `None`.
+    fn placements(&self) -> Option<Vec<u32>> {
+        self.is_terminal().then(|| self.final_placements())
+    }
+}
+
+/// The game's texts, in `json.rs`: its action grammar, what a seat may know,
+/// the canonical state JSON and loading it back.
+pub trait StateJson: Outcome {
+    /// Parses the canonical action grammar; `None` if the text is not an action of this game.
+    fn parse_action(text: &str) -> Option<Action>;
+    /// Writes the canonical text of an action.
+    fn write_action(action: Action, out: &mut String);
     /// Everything `seat` may know, as a JSON value.
     fn observation(&self, seat: usize) -> Value;
     /// The whole state, canonical: equal states give equal JSON in both engines.
     fn to_json(&self) -> Value;
+    /// Loads a state written by `to_json` (by either engine) for `params`,
+    /// checking that it is whole and consistent.
+    fn from_json(params: Self::Params, v: &Value) -> Result<Self, Error>;
     /// Action codes applied so far.
     fn history(&self) -> &[Action];
+
+    /// The canonical text of an action, as a fresh string.
+    fn action_text(action: Action) -> String {
+        let mut s = String::new();
+        Self::write_action(action, &mut s);
+        s
+    }
 
     /// Validates, then applies; an illegal action leaves the state unchanged.
     fn apply_checked(&mut self, text: &str) -> Result<(), Error> {
         let illegal = |reason: String| Error::IllegalAction {
-            game: Self::ID,
+            game: Self::SPEC.id,
             seat: self.current_player(),
             action: text.to_string(),
             reason,
@@ -120,10 +208,12 @@ pub trait Rules: Clone {
         self.apply_unchecked(action);
         Ok(())
     }
+}
 
-    // -- Native bots and determinization (`crate::sim`). The defaults fit any
-    // game; a game overrides them with faster or game-specific versions.
-
+/// The native bots' fast paths, in `bots.rs` (used by `crate::sim`). The
+/// defaults fit any game; a game overrides them with faster or
+/// game-specific versions.
+pub trait NativeBots: Rules {
     /// A uniformly random legal action (the game must not be over). `buf` is
     /// scratch space. A game may override this with a fast path that draws
     /// without building the legal list; any uniform draw is fine.
@@ -153,22 +243,22 @@ pub trait Rules: Clone {
         false
     }
 
-    /// True if the game has a native heuristic bot (`heuristic_action`).
-    const HAS_HEURISTIC: bool = false;
-
-    /// The native heuristic bot's choice for the player to act. It must use only
-    /// what that seat may know (its observation). Default: a random action.
+    /// The native heuristic bot's choice for the player to act, for a game
+    /// that declares one ([`GameSpec::heuristic`]). It must use only what
+    /// that seat may know (its observation). Default: a random action.
     fn heuristic_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
         self.random_action(rng, buf)
     }
+}
 
+/// Determinization and the search bot's rollouts, in `search.rs`, for a game
+/// that declares them ([`GameSpec::search`]); the defaults refuse.
+pub trait Search: NativeBots + StateJson {
     /// A full state that `seat` cannot tell apart from this one: the same
     /// observation for `seat`, the cards hidden from it dealt anew at random.
     fn resample(&self, seat: usize, rng: &mut SplitMix64) -> Result<Self, Error> {
         let _ = (seat, rng);
-        Err(Error::InvalidState {
-            message: format!("{} has no determinization yet", Self::ID),
-        })
+        Err(no_determinization::<Self>())
     }
 
     /// A full state consistent with `observation` (a seat's view of a state of
@@ -179,9 +269,7 @@ pub trait Rules: Clone {
         rng: &mut SplitMix64,
     ) -> Result<Self, Error> {
         let _ = (observation, rng);
-        Err(Error::InvalidState {
-            message: format!("{} has no determinization yet", Self::ID),
-        })
+        Err(no_determinization::<Self>())
     }
 
     /// The actions the search bot plays out, pruned in place from `legal` (all
@@ -200,14 +288,19 @@ pub trait Rules: Clone {
         let n = placements.len();
         Some((n as f64 - placements[seat] as f64) / (n as f64 - 1.0).max(1.0))
     }
+}
 
-    /// The canonical text of an action, as a fresh string.
-    fn action_text(action: Action) -> String {
-        let mut s = String::new();
-        Self::write_action(action, &mut s);
-        s
+/// The refusal of a game that declares no determinization.
+fn no_determinization<G: Game>() -> Error {
+    Error::InvalidState {
+        message: format!("{} has no determinization (no search bot)", G::SPEC.id),
     }
 }
+
+/// Everything a registered game implements; [`crate::games`] checks it.
+pub trait Playable: Game + Rules + Outcome + StateJson + NativeBots + Search {}
+
+impl<G: Game + Rules + Outcome + StateJson + NativeBots + Search> Playable for G {}
 
 /// The legal actions of `state` listed into `buf`, and how many there are:
 /// [`Rules::legal_count`] for a game that does not count them otherwise.
@@ -218,9 +311,13 @@ pub fn count_by_listing<G: Rules>(state: &G, buf: &mut Vec<Action>) -> usize {
 }
 
 /// Applies one `random_action`; returns 1, the actions applied. What
-/// [`Rules::random_steps`] does by default, and where a game's own cannot plan.
+/// [`NativeBots::random_steps`] does by default, and where a game's own cannot plan.
 #[inline(always)]
-pub fn random_step<G: Rules>(state: &mut G, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> u64 {
+pub fn random_step<G: NativeBots>(
+    state: &mut G,
+    rng: &mut SplitMix64,
+    buf: &mut Vec<Action>,
+) -> u64 {
     let action = state.random_action(rng, buf);
     state.apply_unchecked(action);
     1

@@ -15,7 +15,7 @@
 //! ```
 //!
 //! Modules: [`rng`] (the shared generator), [`cards`] (deck checks, bitsets),
-//! [`params`] (variant keys), [`game`] (the `Rules` trait and errors),
+//! [`params`] (variant keys), [`game`] (the traits every game implements, errors),
 //! [`json`] (state JSON readers), [`games`] (the games and their dispatch).
 
 pub mod cards;

@@ -2,7 +2,7 @@
 //! [`crate::games`], and the mapping of [`Error`] onto `cardref.errors`.
 
 use crate::game::{Action, Error};
-use crate::games::{random_playouts, AnyState, Config, GAME_IDS};
+use crate::games::{random_playouts, specs_json, AnyState, Config, GAME_IDS};
 use crate::params::Param;
 use crate::sim::{self, Bot, SearchParams};
 use pyo3::prelude::*;
@@ -589,6 +589,8 @@ impl PyState {
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Every game's declaration (`GameSpec`), for the check that both engines declare the same.
+    m.add("GAME_SPECS", to_py(m.py(), &specs_json())?)?;
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add("GAME_IDS", GAME_IDS.to_vec())?;

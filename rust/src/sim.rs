@@ -6,7 +6,7 @@
 //! course depends only on `(seed, i)`: the results are the same for any
 //! number of threads.
 
-use crate::game::{Action, Error, Rules};
+use crate::game::{Action, Error, Playable, Search};
 use crate::games::Config;
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -118,7 +118,7 @@ impl Totals {
 
 /// The native bot `bot`'s action for the player to act in `state`.
 #[inline]
-pub fn bot_action<G: Rules>(
+pub fn bot_action<G: Playable>(
     bot: Bot,
     state: &G,
     rng: &mut SplitMix64,
@@ -138,10 +138,10 @@ pub fn bot_action<G: Rules>(
 /// Flat Monte Carlo over determinizations: for each of `params.samples` states
 /// drawn by `sample` (consistent with what `seat` knows), every legal action is
 /// applied and the game played on by the heuristic for all seats until the
-/// game's [`Rules::rollout_value`] says stop; the action with the best total
+/// game's [`Search::rollout_value`] says stop; the action with the best total
 /// value wins (the first in legal order on ties). Each sample uses one rollout
 /// generator state for all actions (common random numbers).
-pub fn search_action<G: Rules>(
+pub fn search_action<G: Search>(
     state: &G,
     seat: usize,
     params: SearchParams,
@@ -186,7 +186,7 @@ pub fn search_action<G: Rules>(
 /// loop of their own, out of line: with no search bot beside it, the game's
 /// step inlines into it.
 #[inline(never)]
-fn play_out_random<G: Rules>(state: &mut G, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> u64 {
+fn play_out_random<G: Playable>(state: &mut G, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> u64 {
     let mut local = *rng; // a local generator can stay in a register
     let mut actions = 0u64;
     buf.clear();
@@ -198,7 +198,7 @@ fn play_out_random<G: Rules>(state: &mut G, rng: &mut SplitMix64, buf: &mut Vec<
 }
 
 /// Plays `state` to the end with one bot per seat; returns the actions applied.
-pub fn play_out<G: Rules>(state: &mut G, bots: &[Bot], rng: &mut SplitMix64) -> u64 {
+pub fn play_out<G: Playable>(state: &mut G, bots: &[Bot], rng: &mut SplitMix64) -> u64 {
     let mut buf: Vec<Action> = Vec::new(); // grows only for a bot that lists actions
     let mut actions = 0u64;
     if bots.iter().all(|&b| b == Bot::Random) {
@@ -271,10 +271,10 @@ pub fn simulate(
             message: format!("needs one bot per seat: {n} names, got {}", bots.len()),
         });
     }
-    if bots.iter().any(|b| *b != Bot::Random) && !config.new_state(0, None)?.has_heuristic() {
+    if bots.iter().any(|b| *b != Bot::Random) && !config.spec().heuristic {
         return Err(Error::InvalidParams {
             key: "bots".into(),
-            message: format!("{} has no native heuristic bot yet", config.id()),
+            message: format!("{} has no native heuristic bot", config.id()),
         });
     }
     let threads = (threads.max(1) as u64).min(games.max(1));
@@ -358,7 +358,7 @@ mod tests {
     }
 
     /// Games whose batch of random bots draws differently from
-    /// `random_action` (`Rules::random_steps`), though as uniformly.
+    /// `random_action` (`NativeBots::random_steps`), though as uniformly.
     const PLANNED_BATCHES: [&str; 1] = ["take5"];
 
     #[test]

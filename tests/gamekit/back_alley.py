@@ -14,8 +14,6 @@ from typing import Any, Optional
 from hypothesis import strategies as st
 
 PLAYERS = [4]
-#: True when the engine can determinize (resample, sample_states): the search bot plays it.
-DETERMINIZED = True
 
 SUITS = "CDHS"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -9,8 +9,6 @@ from typing import Any, Optional
 from hypothesis import strategies as st
 
 PLAYERS = [2, 3, 4, 5, 6, 7]
-#: True when the engine can determinize (resample, sample_states): the search bot plays it.
-DETERMINIZED = True
 DECK_SIZE = {"hasbro77": 77, "alt75": 75}
 
 

@@ -8,8 +8,6 @@ from typing import Any, Optional
 from hypothesis import strategies as st
 
 PLAYERS: list[int] = list(range(2, 13))  # 2 only with allow_two_players
-#: True when the engine can determinize (resample, sample_states): the search bot plays it.
-DETERMINIZED = True
 LIMIT = 100
 NEGATIVE_FLOOR = -1_000_000_000  # HU-22
 

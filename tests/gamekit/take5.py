@@ -9,8 +9,6 @@ from typing import Any, Optional
 from hypothesis import strategies as st
 
 PLAYERS = list(range(2, 11))
-#: True when the engine can determinize (resample, sample_states): the search bot plays it.
-DETERMINIZED = True
 
 
 def variants(players: int) -> st.SearchStrategy[dict[str, Any]]:

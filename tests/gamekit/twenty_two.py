@@ -14,8 +14,6 @@ from typing import Any, Optional
 from hypothesis import strategies as st
 
 PLAYERS = [2, 3, 4, 5, 6]
-#: True when the engine can determinize (resample, sample_states): the search bot plays it.
-DETERMINIZED = True
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = "CDHS"
 VALUES = {r: min(i + 2, 10) for i, r in enumerate(RANKS)} | {"A": 11}

@@ -1,5 +1,5 @@
 """Rule unit tests for Back Alley, in the order of ``cardref/reference/back_alley.py``
-(and ``rust/src/games/back_alley.rs``); every test runs on both engines.
+(and ``rust/src/games/back_alley/``); every test runs on both engines.
 
 Positions are built from explicit decks (dealt from the dealer's left, one card
 at a time, then the upcard and the stock) and, where a test needs a later

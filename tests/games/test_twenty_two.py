@@ -205,7 +205,7 @@ def test_lead_options_by_rank_then_size_then_suits_tt6(engine: str) -> None:
 
 
 def test_beats_or_equals_is_a_partial_order_tt7() -> None:
-    beats = twenty_two.beats_or_equals
+    beats = twenty_two.State.beats_or_equals
     assert beats(["7D", "6H"], ["6C", "6D"]) and beats(["6S", "6H"], ["6C", "6D"])
     assert not beats(["2S", "9H"], ["6C", "6D"]) and not beats(["6C", "6D"], ["2S", "9H"])
     assert beats(["QS", "KS", "AS"], ["JS", "QC", "QD"])
@@ -213,9 +213,9 @@ def test_beats_or_equals_is_a_partial_order_tt7() -> None:
 
 def test_lowest_set_is_by_rank_any_suit_tt10() -> None:
     hand = ["3C", "3D", "9S", "2H"]
-    assert twenty_two.is_lowest_set(["2H", "3D"], hand)
-    assert twenty_two.is_lowest_set(["3C", "2H"], hand)
-    assert not twenty_two.is_lowest_set(["2H", "9S"], hand)
+    assert twenty_two.State.is_lowest_set(["2H", "3D"], hand)
+    assert twenty_two.State.is_lowest_set(["3C", "2H"], hand)
+    assert not twenty_two.State.is_lowest_set(["2H", "9S"], hand)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

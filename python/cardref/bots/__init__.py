@@ -8,7 +8,8 @@ never see the state, only what their seat may know.
 
 Built-in bots: ``random`` for every game, ``heuristic`` (resolves to
 ``cardref.bots.heuristic.<game id>``) and ``search`` (``cardref.bots.search``,
-determinized rollouts on the Rust core) for the games that have them.
+determinized rollouts on the Rust core) for the games that declare them
+(``GameSpec.heuristic`` and ``GameSpec.search``).
 """
 
 from __future__ import annotations
@@ -25,36 +26,20 @@ BUILTINS = ("random", "heuristic", "search")
 def builtin_module(name: str, game_id: str) -> str:
     """The module name of built-in bot ``name`` for ``game_id``.
 
-    Raises BotLoadError for an unknown built-in, or when the game has no
-    heuristic bot (yet).
+    Raises BotLoadError for an unknown built-in, or when the game declares
+    no such bot.
     """
+    from .. import registry
+
     if name == "random":
         return "cardref.bots.random"
     if name == "heuristic":
         module = f"cardref.bots.heuristic.{game_id}"
-        if importlib.util.find_spec(module) is None:
+        if not registry.spec(game_id).heuristic or importlib.util.find_spec(module) is None:
             raise BotLoadError(f"there is no heuristic bot for the game {game_id!r}")
         return module
     if name == "search":
-        import cardref
-
-        state = cardref.load(game_id, _min_players(game_id)).new_state(seed=0)
-        try:
-            state.resample(0, 0)
-        except ValueError:
-            raise BotLoadError(f"the search bot does not play {game_id!r} yet") from None
+        if not registry.spec(game_id).search:
+            raise BotLoadError(f"the search bot does not play {game_id!r}")
         return "cardref.bots.search"
     raise BotLoadError(f"unknown built-in bot {name!r}; built-in bots: {', '.join(BUILTINS)}")
-
-
-def _min_players(game_id: str) -> int:
-    """The smallest table the game allows (tried from 2 up)."""
-    import cardref
-
-    for players in range(1, 11):
-        try:
-            cardref.load(game_id, players)
-        except ValueError:
-            continue
-        return players
-    return 2

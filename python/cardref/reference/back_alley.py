@@ -47,20 +47,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ..errors import InvalidParamsError, InvalidStateError
+from ..errors import InvalidParamsError
 from ..params import Bool, Choice, Int, _describe
-from ..reference import ReferenceState, canonical_json
 from ..results import competition_placements
 from ..rng import SplitMix64
+from .base import GameSpec, ReferenceState
 
-GAME_ID = "back_alley"
-MIN_PLAYERS = 4
-MAX_PLAYERS = 4
+GAME = GameSpec(id="back_alley", min_players=4, max_players=4, default_players=4,
+                rule_prefix="BA", loader="cardref.reference.loading.back_alley",
+                teams=((0, 2), (1, 3)), heuristic=True, search=True)
+GAME_ID = GAME.id
 MAX_SCHEDULE = 1000  # engine limit (BA-28)
 POINT_LIMIT = 2**31  # point constants lie in [-2**31, 2**31 - 1] (BA-28)
 
 
-# §2 Card notation and ranking -------------------------------------------------
+# §2 Card notation and deck order ----------------------------------------------
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["C", "D", "H", "S"]
@@ -83,94 +84,7 @@ def in_canonical_order(cards: list[str]) -> list[str]:
     return sorted(cards, key=POSITION.__getitem__)
 
 
-# §8 Variants -----------------------------------------------------------------
-
-NAMED_SCHEDULES = {
-    "13-1-13": list(range(13, 0, -1)) + list(range(2, 14)),
-    "13-1-1-13": list(range(13, 0, -1)) + list(range(1, 14)),
-    "1-13-1": list(range(1, 14)) + list(range(12, 0, -1)),
-    "1-13-13-1": list(range(1, 14)) + list(range(13, 0, -1)),
-}
-
-
-@dataclass(frozen=True)
-class ScheduleSpec:
-    """``schedule``: a named schedule, or an explicit list of hand sizes."""
-
-    key: str = "schedule"
-    default: str = "13-1-13"
-
-    def check(self, value: Any) -> Any:
-        if isinstance(value, str) and value in NAMED_SCHEDULES:
-            return value
-        if (
-            isinstance(value, list)
-            and 1 <= len(value) <= MAX_SCHEDULE
-            and all(isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= 13 for k in value)
-        ):
-            return list(value)
-        names = ", ".join(f'"{name}"' for name in NAMED_SCHEDULES)
-        raise InvalidParamsError(
-            f"{self.key}: must be one of {names} or a non-empty list of at most "
-            f"{MAX_SCHEDULE} integers from 1 to 13, got {_describe(value)}"
-        )
-
-
-@dataclass(frozen=True)
-class FirstDealerSpec:
-    """``first_dealer``: a seat 0..3 or "random" (BA-25)."""
-
-    key: str = "first_dealer"
-    default: int = 0
-
-    def check(self, value: Any) -> Any:
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
-            return value
-        if value == "random":
-            return value
-        raise InvalidParamsError(
-            f'{self.key}: must be an integer seat from 0 to 3 or "random", got {_describe(value)}'
-        )
-
-
-def _points(key: str, default: int) -> Int:
-    return Int(key, default, low=-POINT_LIMIT, high=POINT_LIMIT - 1)
-
-
-VARIANTS = [
-    ScheduleSpec(),
-    FirstDealerSpec(),
-    Choice("joker_upcard", ["no_trump", "turn_next"]),
-    Choice("joker_exchange_draw", ["top", "bottom"]),
-    Choice("bid_cap", ["hand_size_minus_one", "hand_size"]),
-    Bool("bid_not_above_previous", False),
-    Choice("board_lead", ["last", "first"]),
-    Choice("board_multiplier", ["linear", "doubling"]),
-    Choice("board_multiplier_scope", ["team", "hand"]),
-    Choice("board_trump_lead_exemption", ["player", "team", "none"]),
-    Bool("blooper_lead_rules", True),
-    Bool("big_blooper_binds_partner", True),
-    _points("bid_points_per_trick", 5),
-    _points("overtrick_points", 1),
-    _points("set_points_per_bid_trick", 5),
-    _points("board_points_per_trick", 10),
-    Int("max_consecutive_all_pass", 4, low=1, high=2**63 - 1),
-]
-
-
-def check_config(players: int, params: dict[str, Any]) -> None:
-    """No key depends on another; the player count (4) is checked by the frame."""
-
-
-def schedule_of(params: dict[str, Any]) -> list[int]:
-    """The hand size of every deal that counts."""
-    schedule = params["schedule"]
-    return NAMED_SCHEDULES[schedule] if isinstance(schedule, str) else list(schedule)
-
-
-def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
-    """The 54 cards in canonical order (§2)."""
-    return list(DECK_ORDER)
+# §3 State ---------------------------------------------------------------------
 
 
 def team_of(seat: int) -> int:
@@ -179,9 +93,6 @@ def team_of(seat: int) -> int:
 
 def partner_of(seat: int) -> int:
     return (seat + 2) % 4
-
-
-# §3 State ---------------------------------------------------------------------
 
 
 class State(ReferenceState):
@@ -207,7 +118,7 @@ class State(ReferenceState):
         self._history: list[str] = []
         self._deal(list(deck) if deck is not None else self._shuffled_deck())
 
-    # §4 Setup, deal, dealer rotation ----------------------------------------
+    # §4 Setup, deal, dealer rotation, first leader --------------------------
 
     def _shuffled_deck(self) -> list[str]:
         cards = list(DECK_ORDER)
@@ -275,17 +186,61 @@ class State(ReferenceState):
                 return bid
         return None
 
+    # §5 Turn structure and legal actions -------------------------------------
+
+    def current_player(self) -> Optional[int]:
+        return self.to_act
+
+    def legal_actions(self) -> list[str]:
+        if self.phase == "bidding":
+            numbers = [f"bid {k}" for k in range(1, self._max_number_bid() + 1)]
+            return ["bid pass", *numbers, "bid board"]
+        if self.phase == "play":
+            return [f"play {card}" for card in in_canonical_order(self._playable())]
+        return []
+
+    def illegal_reason(self, action: str) -> str:
+        verb, _, arg = action.partition(" ")
+        if self.phase == "bidding":
+            if verb == "play":
+                return "the auction is not over; it must bid"
+            highest = self._max_number_bid()
+            if verb == "bid" and arg.isdigit() and str(int(arg)) == arg and 1 <= int(arg) <= 13:
+                if highest < 1:
+                    return "no number bid is allowed now (only pass or board)"
+                return f"number bids must be from 1 to {highest} now"
+        if self.phase == "play":
+            if verb == "bid":
+                return "the auction is over; it must play a card"
+            if verb == "play" and arg in POSITION:
+                if arg not in self.hands[self.to_act]:
+                    return f"{arg} is not in its hand"
+                if not self.trick:
+                    return "trumps may not be led before they are broken"
+                return "it must follow the led suit (or the Blooper's highest/lowest trump rule)"
+        return "not an action of back_alley (bid pass, bid K, bid board, play CARD)"
+
+    def _apply_unchecked(self, action: str) -> None:
+        self._history.append(action)
+        verb, arg = action.split(" ")
+        if verb == "bid":
+            self._bid(arg)
+        else:
+            self._play_card(arg)
+
     # §5.1 Bidding -----------------------------------------------------------
 
-    def _number_bids_allowed(self) -> list[int]:
-        """1..n-1 (or 1..n), capped by the last number bid under BA-1's variant."""
+    def _max_number_bid(self) -> int:
+        """The highest number the player to act may bid now (0: none): n - 1, or n
+        with ``bid_cap = hand_size`` (BA-2), capped by the last number bid under
+        ``bid_not_above_previous`` (BA-1)."""
         n = self.hand_size
         highest = n if self.params["bid_cap"] == "hand_size" else n - 1
         if self.params["bid_not_above_previous"]:
             numbers = [int(bid) for _, bid in self.bids if bid not in ("pass", "board")]
             if numbers:
                 highest = min(highest, numbers[-1])
-        return list(range(1, highest + 1))
+        return highest
 
     def _bid(self, bid: str) -> None:
         self.bids.append((self.to_act, bid))
@@ -294,7 +249,7 @@ class State(ReferenceState):
         else:
             self._end_auction()
 
-    # §5.2 Play: legal cards ---------------------------------------------------
+    # §5.2 Play --------------------------------------------------------------
 
     def _is_trump(self, card: str) -> bool:
         return card in JOKERS or suit_of(card) == self.trump
@@ -319,32 +274,13 @@ class State(ReferenceState):
             return hand
         led = self.trick[0][1]
         if trumps and self._blooper_rule_applies(led, seat):
-            ranked = sorted(trumps, key=self._trump_rank)
-            return [ranked[-1]] if led == "BB" else [ranked[0]]
+            return [self._blooper_answer(trumps, led)]
         if self._is_trump(led):
             follow = trumps
         else:
             follow = [card for card in hand if suit_of(card) == suit_of(led)]
         return follow or hand
 
-    def _blooper_rule_applies(self, led: str, seat: int) -> bool:
-        """BA-14: a led Blooper binds every other player (the partner optionally)."""
-        if not self.params["blooper_lead_rules"]:
-            return False
-        if led == "LB":
-            return True
-        if led == "BB":
-            is_partner = seat == partner_of(self.trick_leader)
-            return self.params["big_blooper_binds_partner"] or not is_partner
-        return False
-
-    def _trump_rank(self, card: str) -> int:
-        """Trump order, low to high: 2..A of the trump suit, LB, BB."""
-        if card == "BB":
-            return 14
-        if card == "LB":
-            return 13
-        return rank_of(card)
 
     def _play_card(self, card: str) -> None:
         seat = self.to_act
@@ -355,7 +291,7 @@ class State(ReferenceState):
         else:
             self._resolve_trick()
 
-    # §6.1 End of the auction, §6.2 first leader ---------------------------------
+    # §6.1 End of the auction -------------------------------------------------
 
     def _end_auction(self) -> None:
         if all(bid == "pass" for _, bid in self.bids):
@@ -377,6 +313,8 @@ class State(ReferenceState):
             self.hand_index += 1
         self._next_deal()
 
+    # §6.2 First leader ------------------------------------------------------
+
     def _first_leader(self) -> int:
         """BA-10: the last (or first) board bidder, else the first highest number."""
         boards = [seat for seat, bid in self.bids if bid == "board"]
@@ -387,6 +325,14 @@ class State(ReferenceState):
         return next(seat for seat, k in numbers if k == highest)
 
     # §6.3 Resolving a trick ---------------------------------------------------
+
+    def _trump_rank(self, card: str) -> int:
+        """Trump order, low to high: 2..A of the trump suit, LB, BB."""
+        if card == "BB":
+            return 14
+        if card == "LB":
+            return 13
+        return rank_of(card)
 
     def _trick_winner(self, trick: list[tuple[int, str]]) -> int:
         trumps = [(seat, card) for seat, card in trick if self._is_trump(card)]
@@ -410,7 +356,26 @@ class State(ReferenceState):
         if len(self.completed_tricks) == self.hand_size:
             self._score_deal()
 
-    # §7 Scoring and game end -----------------------------------------------
+    # §6.4 The Bloopers -------------------------------------------------------
+
+    def _blooper_rule_applies(self, led: str, seat: int) -> bool:
+        """BA-14: a led Blooper binds every other player (the partner optionally)."""
+        if not self.params["blooper_lead_rules"]:
+            return False
+        if led == "LB":
+            return True
+        if led == "BB":
+            is_partner = seat == partner_of(self.trick_leader)
+            return self.params["big_blooper_binds_partner"] or not is_partner
+        return False
+
+    def _blooper_answer(self, trumps: list[str], led: str) -> str:
+        """BA-14: the card a bound player holding ``trumps`` must play: its highest
+        trump under the Big Blooper, its lowest under the Little one."""
+        ranked = sorted(trumps, key=self._trump_rank)
+        return ranked[-1] if led == "BB" else ranked[0]
+
+    # §7 Hand end, scoring, game end ------------------------------------------
 
     def _board_level(self, team: int) -> int:
         """The level of ``team``'s board contract, 0 if it has none (BA-5)."""
@@ -487,52 +452,10 @@ class State(ReferenceState):
         a, b = self.team_scores
         return "team0" if a > b else "team1" if b > a else "draw"
 
-    # The state API -----------------------------------------------------------
-
-    def current_player(self) -> Optional[int]:
-        return self.to_act
-
-    def legal_actions(self) -> list[str]:
-        if self.phase == "bidding":
-            numbers = [f"bid {k}" for k in self._number_bids_allowed()]
-            return ["bid pass", *numbers, "bid board"]
-        if self.phase == "play":
-            return [f"play {card}" for card in in_canonical_order(self._playable())]
-        return []
-
-    def why_illegal(self, action: str) -> str:
-        verb, _, arg = action.partition(" ")
-        if self.phase == "bidding":
-            if verb == "play":
-                return "the auction is not over; it must bid"
-            allowed = self._number_bids_allowed()
-            if verb == "bid" and arg.isdigit() and str(int(arg)) == arg and 1 <= int(arg) <= 13:
-                if not allowed:
-                    return "no number bid is allowed now (only pass or board)"
-                return f"number bids must be from 1 to {allowed[-1]} now"
-        if self.phase == "play":
-            if verb == "bid":
-                return "the auction is over; it must play a card"
-            if verb == "play" and arg in POSITION:
-                if arg not in self.hands[self.to_act]:
-                    return f"{arg} is not in its hand"
-                if not self.trick:
-                    return "trumps may not be led before they are broken"
-                return "it must follow the led suit (or the Blooper's highest/lowest trump rule)"
-        return "not an action of back_alley (bid pass, bid K, bid board, play CARD)"
-
-    def _play(self, action: str) -> None:
-        self._history.append(action)
-        verb, arg = action.split(" ")
-        if verb == "bid":
-            self._bid(arg)
-        else:
-            self._play_card(arg)
-
     def scores(self) -> list[int]:
         return [self.team_scores[team_of(seat)] for seat in range(4)]
 
-    def _final_placements(self) -> list[int]:
+    def final_placements(self) -> list[int]:
         s = self.scores()
         return competition_placements(4, lambda a, b: s[a] > s[b])
 
@@ -608,13 +531,6 @@ class State(ReferenceState):
         )
         return data
 
-    @classmethod
-    def from_dict(cls, players: int, params: dict[str, Any], data: dict[str, Any]) -> State:
-        """Rebuild a state from ``to_dict`` output, checking that it is whole."""
-        if canonical_json(data["params"]) != canonical_json(params):  # 1 is not true here
-            _fail("the state's params differ from the game's")
-        return _StateReader(cls.__new__(cls), params, data).read()
-
 
 def _copy_deal(deal: dict[str, Any]) -> dict[str, Any]:
     copied = dict(deal)
@@ -626,354 +542,87 @@ def _copy_deal(deal: dict[str, Any]) -> dict[str, Any]:
     return copied
 
 
-# Loading a state ---------------------------------------------------------------
+# §8 Variants (config keys, defaults first) ------------------------------------
+
+NAMED_SCHEDULES = {
+    "13-1-13": list(range(13, 0, -1)) + list(range(2, 14)),
+    "13-1-1-13": list(range(13, 0, -1)) + list(range(1, 14)),
+    "1-13-1": list(range(1, 14)) + list(range(12, 0, -1)),
+    "1-13-13-1": list(range(1, 14)) + list(range(13, 0, -1)),
+}
 
 
-def _fail(why: str) -> None:
-    raise InvalidStateError(f"invalid state: {why}")
+@dataclass(frozen=True)
+class ScheduleSpec:
+    """``schedule``: a named schedule, or an explicit list of hand sizes."""
 
+    key: str = "schedule"
+    default: str = "13-1-13"
 
-def _is_int(value: Any) -> bool:
-    """A JSON integer that fits in 64 signed bits (what the Rust core reads)."""
-    return isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
-
-
-def _uint(data: dict[str, Any], key: str, below: int = 2**64) -> int:
-    value = data[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < below:
-        _fail(
-            f"field {key!r} must be a non-negative integer" + (f" below {below}" if below else "")
+    def check(self, value: Any) -> Any:
+        if isinstance(value, str) and value in NAMED_SCHEDULES:
+            return value
+        if (
+            isinstance(value, list)
+            and 1 <= len(value) <= MAX_SCHEDULE
+            and all(isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= 13 for k in value)
+        ):
+            return list(value)
+        names = ", ".join(f'"{name}"' for name in NAMED_SCHEDULES)
+        raise InvalidParamsError(
+            f"{self.key}: must be one of {names} or a non-empty list of at most "
+            f"{MAX_SCHEDULE} integers from 1 to 13, got {_describe(value)}"
         )
-    return value
 
 
-def _card(value: Any) -> str:
-    if not isinstance(value, str) or value not in POSITION:
-        _fail(f"{value!r} is not a card")
-    return value
+@dataclass(frozen=True)
+class FirstDealerSpec:
+    """``first_dealer``: a seat 0..3 or "random" (BA-25)."""
+
+    key: str = "first_dealer"
+    default: int = 0
+
+    def check(self, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+            return value
+        if value == "random":
+            return value
+        raise InvalidParamsError(
+            f'{self.key}: must be an integer seat from 0 to 3 or "random", got {_describe(value)}'
+        )
 
 
-def _cards(value: Any, what: str) -> list[str]:
-    if not isinstance(value, list):
-        _fail(f"{what} must be a list of cards")
-    return [_card(c) for c in value]
+VARIANTS = [
+    ScheduleSpec(),
+    FirstDealerSpec(),
+    Choice("joker_upcard", ["no_trump", "turn_next"]),
+    Choice("joker_exchange_draw", ["top", "bottom"]),
+    Choice("bid_cap", ["hand_size_minus_one", "hand_size"]),
+    Bool("bid_not_above_previous", False),
+    Choice("board_lead", ["last", "first"]),
+    Choice("board_multiplier", ["linear", "doubling"]),
+    Choice("board_multiplier_scope", ["team", "hand"]),
+    Choice("board_trump_lead_exemption", ["player", "team", "none"]),
+    Bool("blooper_lead_rules", True),
+    Bool("big_blooper_binds_partner", True),
+    Int("bid_points_per_trick", 5, low=-POINT_LIMIT, high=POINT_LIMIT - 1),
+    Int("overtrick_points", 1, low=-POINT_LIMIT, high=POINT_LIMIT - 1),
+    Int("set_points_per_bid_trick", 5, low=-POINT_LIMIT, high=POINT_LIMIT - 1),
+    Int("board_points_per_trick", 10, low=-POINT_LIMIT, high=POINT_LIMIT - 1),
+    Int("max_consecutive_all_pass", 4, low=1, high=2**63 - 1),
+]
 
 
-def _bid_text(value: Any) -> str:
-    ok = isinstance(value, str) and (
-        value in ("pass", "board")
-        or (value.isdigit() and str(int(value)) == value and 1 <= int(value) <= 13)
-    )
-    if not ok:
-        _fail(f"{value!r} is not a bid")
-    return value
+def check_config(players: int, params: dict[str, Any]) -> None:
+    """No key depends on another; the player count (4) is checked by the frame."""
 
 
-def _is_action(value: Any) -> bool:
-    """An action in the canonical grammar (bid pass/K/board, play CARD)."""
-    if not isinstance(value, str):
-        return False
-    verb, _, arg = value.partition(" ")
-    if verb == "bid":
-        try:
-            _bid_text(arg)
-        except InvalidStateError:
-            return False
-        return True
-    return verb == "play" and arg in POSITION
+def schedule_of(params: dict[str, Any]) -> list[int]:
+    """The hand size of every deal that counts."""
+    schedule = params["schedule"]
+    return NAMED_SCHEDULES[schedule] if isinstance(schedule, str) else list(schedule)
 
 
-def _trump_text(value: Any) -> str:
-    if value not in ("C", "D", "H", "S", "none"):
-        _fail(f"unknown trump {value!r}")
-    return value
-
-
-def _seated_pairs(value: Any, first_seat: int, what: str, read: Any) -> list[tuple[int, str]]:
-    """``[[seat, x], ...]`` with seats clockwise from ``first_seat``."""
-    if not isinstance(value, list):
-        _fail(f"{what} must be a list of [seat, value] pairs")
-    pairs = []
-    for i, pair in enumerate(value):
-        if not (
-            isinstance(pair, list)
-            and len(pair) == 2
-            and pair[0] == (first_seat + i) % 4
-            and _is_int(pair[0])
-        ):
-            _fail(f"{what} must be [seat, value] pairs clockwise from seat {first_seat}")
-        pairs.append((pair[0], read(pair[1])))
-    return pairs
-
-
-class _StateReader:
-    """Reads every field of a state dict, then checks the whole is consistent."""
-
-    def __init__(self, state: State, params: dict[str, Any], data: dict[str, Any]):
-        self.s, self.params, self.data = state, params, data
-
-    def read(self) -> State:
-        s, d = self.s, self.data
-        s.players, s.params, s.schedule = 4, self.params, schedule_of(self.params)
-        s.rng = SplitMix64(_uint(d, "rng"))
-        if d["phase"] not in ("bidding", "play", "game_over"):
-            _fail(f"unknown phase {d['phase']!r}")
-        s.phase = d["phase"]
-        s.hand_index = _uint(d, "hand_index")
-        s.hand_size = _uint(d, "hand_size", 14)
-        s.dealer = _uint(d, "dealer", 4)
-        if not _is_int(d["all_pass_count"]):
-            _fail("field 'all_pass_count' must be an integer")
-        s.all_pass_count = d["all_pass_count"]
-        self._read_cards()
-        s.bids = _seated_pairs(d["bids"], (s.dealer + 1) % 4, "bids", _bid_text)
-        if len(s.bids) > 4:
-            _fail("at most four bids per auction")
-        self._read_tricks()
-        if not isinstance(d["trump_broken"], bool):
-            _fail("trump_broken must be true or false")
-        s.trump_broken = d["trump_broken"]
-        if not (
-            isinstance(d["team_scores"], list)
-            and len(d["team_scores"]) == 2
-            and all(_is_int(x) for x in d["team_scores"])
-        ):
-            _fail("team_scores must hold two totals")
-        s.team_scores = list(d["team_scores"])
-        if not isinstance(d["deals"], list) or not isinstance(d["history"], list):
-            _fail("deals and history must be lists")
-        s.deals = [self._read_deal(deal) for deal in d["deals"]]
-        if not all(_is_action(a) for a in d["history"]):
-            _fail("history must hold actions of this game")
-        s._history = list(d["history"])
-        s.deal_start = _uint(d, "deal_start")
-        self._check()
-        return s
-
-    def _read_cards(self) -> None:
-        s, d = self.s, self.data
-        if not isinstance(d["hands"], list) or len(d["hands"]) != 4:
-            _fail("hands must have one entry per seat")
-        s.hands = [_cards(hand, "a hand") for hand in d["hands"]]
-        for hand in s.hands:
-            if hand != in_canonical_order(hand) or len(set(hand)) != len(hand):
-                _fail("a hand must list distinct cards in canonical order")
-        s.upcard = _card(d["upcard"])
-        s.turned_jokers = _cards(d["turned_jokers"], "turned_jokers")
-        if len(s.turned_jokers) > 2 or any(c not in JOKERS for c in s.turned_jokers):
-            _fail("turned_jokers must hold jokers only")
-        s.stock = _cards(d["stock"], "stock")
-        s.trump = _trump_text(d["trump"])
-        exchange = d["joker_exchange"]
-        if exchange is None:
-            s.joker_exchange = None
-        else:
-            s.joker_exchange = {
-                "seat": _uint(exchange, "seat", 4),
-                "discarded": _card(exchange["discarded"]),
-                "drawn": _card(exchange["drawn"]),
-            }
-
-    def _read_tricks(self) -> None:
-        s, d = self.s, self.data
-        if not isinstance(d["completed_tricks"], list) or len(d["completed_tricks"]) > s.hand_size:
-            _fail("more completed tricks than the hand size")
-        s.completed_tricks = []
-        for trick in d["completed_tricks"]:
-            leader = _uint(trick, "leader", 4)
-            cards = _seated_pairs(trick["cards"], leader, "trick cards", _card)
-            if len(cards) != 4:
-                _fail("a completed trick holds four cards")
-            s.completed_tricks.append(
-                {"leader": leader, "cards": cards, "winner": _uint(trick, "winner", 4)}
-            )
-        leader = d["trick_leader"]
-        if leader is not None and not (_is_int(leader) and 0 <= leader < 4):
-            _fail("trick_leader must be a seat or null")
-        s.trick_leader = leader
-        s.trick = _seated_pairs(d["trick"], leader or 0, "trick cards", _card)
-        if len(s.trick) > 3:
-            _fail("the current trick holds at most three cards")
-        won = d["tricks_won"]
-        if not (
-            isinstance(won, list)
-            and len(won) == 4
-            and all(_is_int(w) and 0 <= w <= 13 for w in won)
-        ):
-            _fail("tricks_won must hold four counts")
-        s.tricks_won = list(won)
-
-    def _read_deal(self, deal: Any) -> dict[str, Any]:
-        dealer = _uint(deal, "dealer", 4)
-        bids = _seated_pairs(deal["bids"], (dealer + 1) % 4, "deal record bids", _bid_text)
-        if len(bids) != 4:
-            _fail("a deal record holds four bids")
-        for key in ("tricks", "points"):
-            if not (
-                isinstance(deal[key], list)
-                and len(deal[key]) == 2
-                and all(_is_int(x) for x in deal[key])
-            ):
-                _fail(f"deal record {key} must hold two numbers")
-        if not all(0 <= t <= 13 for t in deal["tricks"]):
-            _fail("deal record tricks out of range")
-        exchange = deal.get("joker_exchange")
-        if exchange is not None:
-            exchange = {
-                "seat": _uint(exchange, "seat", 4),
-                "discarded": _card(exchange["discarded"]),
-            }
-        turned = _cards(deal["turned_jokers"], "turned_jokers")
-        if len(turned) > 2 or any(c not in JOKERS for c in turned):
-            _fail("deal record turned_jokers must hold at most two jokers")
-        if deal["outcome"] not in ("played", "redeal", "abandoned"):
-            _fail(f"unknown deal outcome {deal['outcome']!r}")
-        record = {
-            "dealer": dealer,
-            "hand_index": _uint(deal, "hand_index"),
-            "hand_size": _uint(deal, "hand_size", 14),
-            "upcard": _card(deal["upcard"]),
-            "turned_jokers": turned,
-            "trump": _trump_text(deal["trump"]),
-            "bids": [[seat, bid] for seat, bid in bids],
-            "tricks": list(deal["tricks"]),
-            "points": list(deal["points"]),
-            "outcome": deal["outcome"],
-        }
-        if exchange is not None:
-            record["joker_exchange"] = exchange
-        return record
-
-    # Consistency -----------------------------------------------------------
-
-    def _check(self) -> None:
-        s = self.s
-        last = len(s.schedule)
-        if (s.phase == "game_over") != (s.hand_index == last) or s.hand_index > last:
-            _fail("hand_index does not match the phase")
-        if s.hand_size != s.schedule[min(s.hand_index, last - 1)]:
-            _fail("hand_size does not match the schedule")
-        if s.phase == "bidding":
-            ok = 0 <= s.all_pass_count < s.params["max_consecutive_all_pass"]
-        else:
-            ok = s.all_pass_count == 0
-        if not ok:
-            _fail("all_pass_count out of range")
-        if s.deal_start > len(s._history):
-            _fail("deal_start out of range")
-        self._check_conservation()
-        self._check_upcard()
-        self._check_bids()
-        self._check_play()
-        expected = {"to_act": s.to_act, "trick_leader": s.trick_leader, "result": s._result()}
-        for key, value in expected.items():
-            if self.data[key] != value or isinstance(self.data[key], bool):
-                _fail(f"{key} is not what the position implies")
-
-    def _check_conservation(self) -> None:
-        s = self.s
-        cards = [c for hand in s.hands for c in hand] + s.stock + [s.upcard]
-        if s.joker_exchange is not None:
-            cards.append(s.joker_exchange["discarded"])
-        cards += [c for _, c in s.trick]
-        cards += [c for t in s.completed_tricks for _, c in t["cards"]]
-        if sorted(cards, key=POSITION.__getitem__) != DECK_ORDER:
-            _fail(
-                "the cards in hands, stock, upcard, exchange and tricks "
-                "are not exactly the 54 cards"
-            )
-
-    def _check_upcard(self) -> None:
-        s = self.s
-        turned = s.turned_jokers
-        if turned and (
-            len(turned) > len(s.stock) or s.stock[len(s.stock) - len(turned) :] != turned
-        ):
-            _fail("turned_jokers must lie at the bottom of the stock")
-        if turned and (s.params["joker_upcard"] != "turn_next" or s.upcard in JOKERS):
-            _fail("turned_jokers only under turn_next, before a standard upcard")
-        if s.upcard not in JOKERS:
-            if s.trump != suit_of(s.upcard):
-                _fail("trump must be the upcard's suit")
-            if s.joker_exchange is not None:
-                _fail("no joker exchange without a joker upcard")
-            return
-        if s.trump != "none":
-            _fail("a joker upcard means no trump")
-        other = "LB" if s.upcard == "BB" else "BB"
-        if s.params["joker_upcard"] == "turn_next":
-            if other not in s.stock or any(c not in JOKERS for c in s.stock):
-                _fail("under turn_next a joker stays up only when the stock holds no standard card")
-            if s.joker_exchange is not None:
-                _fail("no joker exchange under turn_next")
-            return
-        exchange = s.joker_exchange
-        if exchange is None:
-            if other not in s.stock:
-                _fail("the other joker must be in the stock when nobody exchanged")
-            return
-        seat, drawn = exchange["seat"], exchange["drawn"]
-        played = [c for t in s.completed_tricks for seat_c, c in t["cards"] if seat_c == seat]
-        played += [c for seat_c, c in s.trick if seat_c == seat]
-        drawn_ok = drawn not in JOKERS and (drawn in s.hands[seat] or drawn in played)
-        if exchange["discarded"] != other or not drawn_ok:
-            _fail("the joker exchange does not match the hands")
-
-    def _check_bids(self) -> None:
-        s = self.s
-        cap = s.hand_size if s.params["bid_cap"] == "hand_size" else s.hand_size - 1
-        last_number = None
-        for _, bid in s.bids:
-            limit = cap
-            if s.params["bid_not_above_previous"] and last_number is not None:
-                limit = min(cap, last_number)
-            if bid not in ("pass", "board"):
-                if int(bid) > limit:
-                    _fail(f"bid {bid} is out of range")
-                last_number = int(bid)
-        all_pass = all(bid == "pass" for _, bid in s.bids)
-        if s.phase == "bidding" and len(s.bids) >= 4:
-            _fail("bidding holds at most three bids")
-        if s.phase == "play" and (len(s.bids) != 4 or all_pass):
-            _fail("play needs four bids, not all pass")
-        if s.phase == "game_over" and len(s.bids) != 4:
-            _fail("the last deal's auction must be complete")
-
-    def _check_play(self) -> None:
-        """Hand sizes, trick seats, winners, tricks won and trump_broken must
-        all follow from the cards played; to_act follows from the position."""
-        s = self.s
-        n, played = s.hand_size, len(s.completed_tricks)
-        abandoned = s.phase == "game_over" and all(bid == "pass" for _, bid in s.bids)
-        if s.phase != "play" and s.trick:
-            _fail("no trick in progress outside play")
-        expected_played = {
-            "bidding": 0,
-            "play": played if played < n else -1,
-            "game_over": 0 if abandoned else n,
-        }[s.phase]
-        if played != expected_played:
-            _fail("the number of completed tricks does not match the phase")
-        leader = s._first_leader() if s.phase == "play" or played else None
-        won, broken = [0, 0, 0, 0], False
-        for i, trick in enumerate(s.completed_tricks):
-            if trick["leader"] != leader or trick["winner"] != s._trick_winner(trick["cards"]):
-                _fail(f"completed trick {i} has the wrong leader or winner")
-            won[trick["winner"]] += 1
-            broken = broken or any(s._is_trump(c) for _, c in trick["cards"])
-            leader = trick["winner"]
-        if won != s.tricks_won or broken != s.trump_broken:
-            _fail("tricks_won or trump_broken do not follow from the tricks")
-        if s.phase == "play" and s.trick_leader != leader:
-            _fail("trick_leader is not the last trick's winner")
-        for seat in range(4):
-            in_trick = any(seat_c == seat for seat_c, _ in s.trick)
-            expected = n if abandoned else n - played - in_trick
-            if len(s.hands[seat]) != expected:
-                _fail(f"seat {seat} holds the wrong number of cards")
-        if s.phase == "bidding":
-            s.to_act, s.trick_leader = (s.dealer + 1 + len(s.bids)) % 4, None
-        elif s.phase == "play":
-            s.to_act = (s.trick_leader + len(s.trick)) % 4
-        else:
-            s.to_act, s.trick_leader = None, None
+def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
+    """The 54 cards in canonical order (§2)."""
+    return list(DECK_ORDER)

@@ -1,23 +1,52 @@
-"""The Python reference engine's shared frame: a game object and the parts of
-the state API that are the same for every game.
+"""The Python reference engine's shared frame: a game's declaration, a game
+object and the parts of the state API that are the same for every game.
 
-A reference game module (``cardref/reference/<game>.py``) provides ``GAME_ID``,
-``MIN_PLAYERS``/``MAX_PLAYERS``, ``VARIANTS`` (the specs of its section 8),
+A reference game module (``cardref/reference/<game>.py``) declares its game
+(``GAME``, a ``GameSpec``) and holds its rules: ``VARIANTS`` (the specs of
+its section 8), ``check_config(players, params)``,
 ``canonical_deck(players, params)`` and a ``State`` subclass of
-``ReferenceState``. Everything about the rules lives in that module.
+``ReferenceState``. Loading a state from JSON, with its consistency checks,
+lives in the module the declaration names (``cardref/reference/loading/``).
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Optional
 
 from ..cards import check_deck
 from ..errors import IllegalActionError, InvalidSeedError, InvalidStateError
 from ..params import check_players, check_variant
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the generic code needs to know of a game, declared once, in its
+    reference module (``GAME``). The Rust core declares the same in its
+    game's folder (``rust/src/games/<id>/mod.rs``); a test checks they agree."""
+
+    #: The game id, as in ``cardref.games()``.
+    id: str
+    #: The fewest and the most seats (some variants may need more than the fewest).
+    min_players: int
+    max_players: int
+    #: A typical table, used by ``cardref bench`` and the tests.
+    default_players: int
+    #: The prefix of the rule book's ids (``T5`` in ``T5-3``).
+    rule_prefix: str
+    #: The module with ``from_dict(players, params, data)``: loading a state.
+    loader: str
+    #: Fixed partnerships, seats by team (empty if everyone plays alone).
+    teams: tuple[tuple[int, ...], ...] = ()
+    #: A heuristic bot, native and ``cardref.bots.heuristic.<id>``.
+    heuristic: bool = False
+    #: Determinization on the Rust core, and so the search bot.
+    search: bool = False
 
 
 def check_seed(seed: Any) -> int:
@@ -46,7 +75,7 @@ class ReferenceState(ABC):
         """Every legal action of the player to act, in the documented order."""
 
     @abstractmethod
-    def _play(self, action: str) -> None:
+    def _apply_unchecked(self, action: str) -> None:
         """Carry out an action already known to be legal."""
 
     @abstractmethod
@@ -54,7 +83,7 @@ class ReferenceState(ABC):
         """The game's own tally per seat, completed rounds only."""
 
     @abstractmethod
-    def _final_placements(self) -> list[int]:
+    def final_placements(self) -> list[int]:
         """Placements of a finished game."""
 
     @abstractmethod
@@ -69,7 +98,7 @@ class ReferenceState(ABC):
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-shaped data (see the game's docs)."""
 
-    def why_illegal(self, action: str) -> str:
+    def illegal_reason(self, action: str) -> str:
         """Why ``action`` (not in legal_actions) is illegal; games refine this."""
         return "not a legal action now"
 
@@ -90,10 +119,10 @@ class ReferenceState(ABC):
         elif not isinstance(action, str):
             reason = "an action must be a string"
         elif self.canonical_action(action) in self.legal_actions():
-            self._play(self.canonical_action(action))
+            self._apply_unchecked(self.canonical_action(action))
             return
         else:
-            reason = self.why_illegal(action)
+            reason = self.illegal_reason(action)
         raise self._illegal(action, reason)
 
     def _illegal(self, action: object, reason: str) -> IllegalActionError:
@@ -115,7 +144,7 @@ class ReferenceState(ABC):
                 f"an action index must be an integer, not {type(index).__name__}")
         legal = self.legal_actions()
         if 0 <= index < len(legal):
-            self._play(legal[index])
+            self._apply_unchecked(legal[index])
             return
         if self.is_terminal():
             reason = "the game is over"
@@ -125,7 +154,7 @@ class ReferenceState(ABC):
 
     def placements(self) -> Optional[list[int]]:
         """Placements (1 = best, ties share) once the game is over, else None."""
-        return self._final_placements() if self.is_terminal() else None
+        return self.final_placements() if self.is_terminal() else None
 
     def history(self) -> list[str]:
         """The actions applied so far."""
@@ -145,10 +174,12 @@ class ReferenceGame:
 
     def __init__(self, module: ModuleType, players: Any, variant: dict[str, Any]) -> None:
         self._module = module
-        self.id: str = module.GAME_ID
-        self.players = check_players(players, module.MIN_PLAYERS, module.MAX_PLAYERS)
+        spec: GameSpec = module.GAME
+        self.id: str = spec.id
+        self.players = check_players(players, spec.min_players, spec.max_players)
         self.params = check_variant(module.VARIANTS, variant)
         module.check_config(self.players, self.params)
+        self._loader = spec.loader
 
     def new_state(self, seed: Any = None, deck: Any = None) -> ReferenceState:
         """A new game from ``seed``; ``deck`` (top card first) fixes the first deal."""
@@ -176,7 +207,8 @@ class ReferenceGame:
                 f"the game's {self.params}"
             )
         try:
-            return self._module.State.from_dict(self.players, dict(self.params), data)
+            loader = importlib.import_module(self._loader)
+            return loader.from_dict(self.players, dict(self.params), data)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             if isinstance(e, InvalidStateError):
                 raise

@@ -35,16 +35,18 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..errors import InvalidParamsError, InvalidStateError
+from ..errors import InvalidParamsError
 from ..params import Bool, Choice, Int
-from ..reference import ReferenceState
 from ..rng import SplitMix64
+from .base import GameSpec, ReferenceState
 
-GAME_ID = "five_alive"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 7
+#: 7 players only with allow_seven_players (check_config).
+GAME = GameSpec(id="five_alive", min_players=2, max_players=7, default_players=4,
+                rule_prefix="FA", loader="cardref.reference.loading.five_alive",
+                heuristic=True, search=True)
+GAME_ID = GAME.id
 
-# §1-2 Cards -----------------------------------------------------------------
+# §2 Card notation and deck order ----------------------------------------------
 
 #: Every card code, in the canonical kind order (§2.2).
 KINDS = ["0", "1", "2", "3", "4", "5", "6", "7", "D1", "D2", "PASS", "REV", "SKIP",
@@ -66,52 +68,6 @@ def is_number(card: str) -> bool:
 def kind_order(card: str) -> int:
     """Position of a card in the canonical kind order (§2.2)."""
     return KINDS.index(card)
-
-
-# §8 Variants ------------------------------------------------------------------
-
-VARIANTS = [
-    Bool("allow_seven_players", False),
-    Choice("deck_profile", ["hasbro77", "alt75"]),
-    Int("lives", 5, low=1, high=1000),
-    Int("hand_size", 10, low=1),
-    Int("first_dealer", 0, low=0),
-    Bool("reset_direction_each_round", True),
-    Bool("allow_voluntary_flip", False),
-    Bool("flip_ends_turn", True),
-    Choice("bomb_response", ["forced", "optional"]),
-    Choice("redeal_deal_order", ["clockwise_from_left", "play_direction"]),
-    Bool("sudden_death", False),
-    Bool("team_play", False),
-    Bool("team_wilds_hit_teammates", True),
-    Int("max_actions", 10000, low=1, high=1_000_000_000),
-]
-
-
-def check_config(players: int, params: dict[str, Any]) -> None:
-    """The cross-key checks of §8."""
-    if players == 7 and not params["allow_seven_players"]:
-        raise InvalidParamsError("players: 7 players need allow_seven_players = true")
-    if params["first_dealer"] >= players:
-        raise InvalidParamsError(
-            f"first_dealer: must be a seat from 0 to {players - 1}, got {params['first_dealer']}"
-        )
-    if params["team_play"] and players not in (4, 6):
-        raise InvalidParamsError(f"team_play: needs 4 or 6 players, got {players}")
-    if params["team_play"] and params["sudden_death"]:
-        raise InvalidParamsError("sudden_death: cannot be combined with team_play")
-    deck_size = sum(PROFILES[params["deck_profile"]])
-    if params["hand_size"] * players > deck_size:
-        raise InvalidParamsError(
-            f"hand_size: {params['hand_size']} cards for {players} players is more than "
-            f"the {deck_size}-card deck"
-        )
-
-
-def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
-    """The profile's cards in canonical kind order (§2.2)."""
-    counts = PROFILES[params["deck_profile"]]
-    return [card for card, count in zip(KINDS, counts) for _ in range(count)]
 
 
 # §3 State ----------------------------------------------------------------------
@@ -220,7 +176,7 @@ class State(ReferenceState):
         hand = self.hands[self.current]
         if self.phase == "bomb_response":
             return (["respond 0"] if "0" in hand else []) + ["decline"]
-        plays = [f"play {card}" for card in KINDS if card in hand and self._fits(card)]
+        plays = [f"play {card}" for card in self._playable()]
         if not plays or self.params["allow_voluntary_flip"]:
             return [*plays, "flip"]
         return plays
@@ -229,7 +185,19 @@ class State(ReferenceState):
         """A wild card always fits; a number only if the total stays at 21 or less."""
         return not is_number(card) or self.total + NUMBERS[card] <= 21
 
-    def why_illegal(self, action: str) -> str:
+    def _playable(self) -> list[str]:
+        """§5.3: the kinds the player to act may play, in kind order: every wild
+        card it holds, and the numbers it holds that keep the total at 21 or less."""
+        hand = self.hands[self.current]
+        return [card for card in KINDS if card in hand and self._fits(card)]
+
+    def _play_reason(self, card: str) -> str:
+        """Why playing ``card`` is illegal now."""
+        if card not in self.hands[self.current]:
+            return f"card {card} is not in its hand"
+        return f"{card} would take the total {self.total} over 21"
+
+    def illegal_reason(self, action: str) -> str:
         verb, _, arg = action.partition(" ")
         if self.phase == "bomb_response":
             if action == "respond 0":
@@ -238,14 +206,12 @@ class State(ReferenceState):
         if action in ("respond 0", "decline"):
             return "no Bomb awaits an answer"
         if verb == "play" and arg in KINDS:
-            if arg not in self.hands[self.current]:
-                return f"card {arg} is not in its hand"
-            return f"{arg} would take the total {self.total} over 21"
+            return self._play_reason(arg)
         if action == "flip":
             return "it can play a card, and only a player who cannot may flip"
         return "not an action of five_alive (play K, flip, respond 0, decline)"
 
-    def _play(self, action: str) -> None:
+    def _apply_unchecked(self, action: str) -> None:
         self._history.append(action)
         verb, _, arg = action.partition(" ")
         if verb == "play":
@@ -468,6 +434,21 @@ class State(ReferenceState):
         self.pending_bomb = None
         self.result = {"reason": reason, "ranking": ranking}
 
+    def scores(self) -> list[int]:
+        """Lives left per seat; in team play each seat shows its team's lives."""
+        if self.teams:
+            return [self.team_lives[s % 2] for s in range(self.players)]
+        return list(self.lives)
+
+    def final_placements(self) -> list[int]:
+        placements = [0] * self.players
+        better = 0
+        for group in self.result["ranking"]:
+            for seat in group:
+                placements[seat] = 1 + better
+            better += len(group)
+        return placements
+
     # §7.5 Termination ---------------------------------------------------------------
 
     def _check_cap(self) -> None:
@@ -486,23 +467,6 @@ class State(ReferenceState):
             groups = _group_by(self.active_seats(), lambda s: -self.lives[s])
             ranking = [*groups, *self._eliminated_groups()]
         self._finish("CAP", ranking)
-
-    # Results ------------------------------------------------------------------------
-
-    def scores(self) -> list[int]:
-        """Lives left per seat; in team play each seat shows its team's lives."""
-        if self.teams:
-            return [self.team_lives[s % 2] for s in range(self.players)]
-        return list(self.lives)
-
-    def _final_placements(self) -> list[int]:
-        placements = [0] * self.players
-        better = 0
-        for group in self.result["ranking"]:
-            for seat in group:
-                placements[seat] = 1 + better
-            better += len(group)
-        return placements
 
     # Observation and JSON -------------------------------------------------------------
 
@@ -555,81 +519,6 @@ class State(ReferenceState):
         })
         return data
 
-    @classmethod
-    def from_dict(cls, players: int, params: dict[str, Any], data: dict[str, Any]) -> State:
-        """Rebuild a state from ``to_dict`` output, checking that it is whole."""
-        state = cls.__new__(cls)
-        state.players, state.params = players, params
-        state.teams = params["team_play"]
-        state.rng = SplitMix64(_int(data, "rng", 0, (1 << 64) - 1))
-        state.round = _int(data, "round", 1, (1 << 32) - 1)
-        state.dealer = _int(data, "dealer", 0, players - 1)
-        state.dir = data["dir"]
-        state.phase = data["phase"]
-        state.total = _int(data, "total", 0, 21)
-        state.action_count = _int(data, "action_count", 0)
-        state.round_start = _int(data, "round_start", 0)
-        state.lives = _lives(data, "lives", players, params, not state.teams)
-        state.team_lives = _lives(data, "team_lives", 2, params, state.teams)
-        state.hands = [_cards(h, "hands") for h in _seat_list(data, "hands", players)]
-        state.draw_pile = _cards(data["draw_pile"], "draw_pile")
-        state.discard_pile = _cards(data["discard_pile"], "discard_pile")
-        state._history = [_action(a) for a in data["history"]]
-        state.elimination_log = [_seats(b, players, "elimination_log") for b in
-                                 _list(data["elimination_log"], "elimination_log")]
-        state.current = data["current"]
-        state.pending_bomb = _read_bomb(data["pending_bomb"], players)
-        state.result = _read_result(data["result"], players)
-        state._check_whole()
-        return state
-
-    def _check_whole(self) -> None:
-        """Consistency of a loaded state: conservation, phase, seats, counters."""
-        def require(ok: bool, why: str) -> None:
-            if not ok:
-                raise InvalidStateError(f"invalid state: {why}")
-
-        held = [c for hand in self.hands for c in hand] + self.draw_pile + self.discard_pile
-        require(sorted(held, key=kind_order) == canonical_deck(self.players, self.params),
-                "the hands, draw pile and discard pile are not exactly the deck's cards")
-        require(self.dir in (1, -1) and type(self.dir) is int, "dir must be 1 or -1")
-        require(self.action_count == len(self._history),
-                "action_count must equal the history length")
-        require(self.round_start <= len(self._history), "round_start is past the history")
-        for seat in range(self.players):
-            require(self.is_active(seat) or not self.hands[seat], "an eliminated seat holds cards")
-        out = [s for batch in self.elimination_log for s in batch]
-        if self.pending_bomb is not None:
-            out += self.pending_bomb["eliminated"]
-        inactive = [s for s in range(self.players) if not self.is_active(s)]
-        require(sorted(out) == inactive and all(self.elimination_log),
-                "the elimination log must list every eliminated seat once")
-        require(len(self.active_seats()) >= 1, "nobody is active")
-        self._check_phase(require)
-
-    def _check_phase(self, require: Any) -> None:
-        if self.phase == "game_over":
-            require(self.current is None and self.result is not None and self.pending_bomb is None,
-                    "a finished game has no player to act, no pending Bomb, and a result")
-            return
-        require(self.phase in ("play", "bomb_response"), f"unknown phase {self.phase!r}")
-        require(self.result is None, "a game in progress has no result")
-        require(type(self.current) is int and 0 <= self.current < self.players
-                and self.is_active(self.current), "current must be an active seat")
-        if self.phase == "play":
-            require(self.pending_bomb is None, "no Bomb may be pending while playing")
-            require(all(self.hands[s] for s in self.active_seats()),
-                    "every active player holds a card during play")
-        else:
-            bomb = self.pending_bomb
-            require(bomb is not None and self.params["bomb_response"] == "optional"
-                    and bomb["index"] < len(bomb["responders"])
-                    and bomb["responders"][bomb["index"]] == self.current
-                    and bomb["bomber"] not in bomb["responders"]
-                    and len(set(bomb["responders"])) == len(bomb["responders"])
-                    and all(self.is_active(s) for s in bomb["responders"][bomb["index"]:]),
-                    "the pending Bomb does not match the player to act")
-
 
 def _group_by(seats: list[int], key: Any) -> list[list[int]]:
     """Seats in groups of equal ``key``, the smallest key first, seats ascending."""
@@ -646,91 +535,47 @@ def _copy_bomb(bomb: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
             "index": bomb["index"], "eliminated": list(bomb["eliminated"])}
 
 
-# Readers for ``from_dict`` -----------------------------------------------------------
+# §8 Variants and config keys -----------------------------------------------
+
+VARIANTS = [
+    Bool("allow_seven_players", False),
+    Choice("deck_profile", ["hasbro77", "alt75"]),
+    Int("lives", 5, low=1, high=1000),
+    Int("hand_size", 10, low=1),
+    Int("first_dealer", 0, low=0),
+    Bool("reset_direction_each_round", True),
+    Bool("allow_voluntary_flip", False),
+    Bool("flip_ends_turn", True),
+    Choice("bomb_response", ["forced", "optional"]),
+    Choice("redeal_deal_order", ["clockwise_from_left", "play_direction"]),
+    Bool("sudden_death", False),
+    Bool("team_play", False),
+    Bool("team_wilds_hit_teammates", True),
+    Int("max_actions", 10000, low=1, high=1_000_000_000),
+]
 
 
-def _fail(why: str) -> InvalidStateError:
-    return InvalidStateError(f"invalid state: {why}")
+def check_config(players: int, params: dict[str, Any]) -> None:
+    """The cross-key checks of §8."""
+    if players == 7 and not params["allow_seven_players"]:
+        raise InvalidParamsError("players: 7 players need allow_seven_players = true")
+    if params["first_dealer"] >= players:
+        raise InvalidParamsError(
+            f"first_dealer: must be a seat from 0 to {players - 1}, got {params['first_dealer']}"
+        )
+    if params["team_play"] and players not in (4, 6):
+        raise InvalidParamsError(f"team_play: needs 4 or 6 players, got {players}")
+    if params["team_play"] and params["sudden_death"]:
+        raise InvalidParamsError("sudden_death: cannot be combined with team_play")
+    deck_size = sum(PROFILES[params["deck_profile"]])
+    if params["hand_size"] * players > deck_size:
+        raise InvalidParamsError(
+            f"hand_size: {params['hand_size']} cards for {players} players is more than "
+            f"the {deck_size}-card deck"
+        )
 
 
-def _int(data: dict[str, Any], key: str, low: int, high: Optional[int] = None) -> int:
-    value = data[key]
-    if type(value) is not int or value < low or (high is not None and value > high):
-        upper = "" if high is None else f" and <= {high}"
-        raise _fail(f"field {key!r} must be an integer >= {low}{upper}")
-    return value
-
-
-def _list(value: Any, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(f"{what} must be a list")
-    return value
-
-
-def _seat_list(data: dict[str, Any], key: str, players: int) -> list[Any]:
-    value = _list(data[key], key)
-    if len(value) != players:
-        raise _fail(f"{key!r} must have one entry per seat")
-    return value
-
-
-def _cards(value: Any, what: str) -> list[str]:
-    for card in _list(value, what):
-        if card not in KINDS:
-            raise _fail(f"{card!r} in {what} is not a card code")
-    return list(value)
-
-
-def _seats(value: Any, players: int, what: str) -> list[int]:
-    seats = _list(value, what)
-    if not all(type(s) is int and 0 <= s < players for s in seats):
-        raise _fail(f"{what} must hold seat numbers")
-    return list(seats)
-
-
-def _lives(data: dict[str, Any], key: str, size: int, params: dict[str, Any], used: bool):
-    value = data[key]
-    if not used:
-        if value is not None:
-            raise _fail(f"{key!r} must be null with team_play = {params['team_play']}")
-        return None
-    items = _list(value, key)
-    if len(items) != size or not all(type(x) is int and 0 <= x <= params["lives"] for x in items):
-        raise _fail(f"{key!r} must hold {size} integers from 0 to {params['lives']}")
-    return list(items)
-
-
-def _action(action: Any) -> str:
-    ok = action in ("flip", "respond 0", "decline") or (
-        isinstance(action, str) and action.startswith("play ") and action[5:] in KINDS)
-    if not ok:
-        raise _fail(f"{action!r} in history is not an action")
-    return action
-
-
-def _read_bomb(value: Any, players: int) -> Optional[dict[str, Any]]:
-    if value is None:
-        return None
-    if not isinstance(value, dict) or set(value) != {"bomber", "responders", "index", "eliminated"}:
-        raise _fail("pending_bomb must be null or {bomber, responders, index, eliminated}")
-    bomber = _seats([value["bomber"]], players, "pending_bomb.bomber")[0]
-    index = value["index"]
-    if type(index) is not int or index < 0:
-        raise _fail("pending_bomb.index must be a non-negative integer")
-    return {"bomber": bomber, "responders": _seats(value["responders"], players, "responders"),
-            "index": index, "eliminated": _seats(value["eliminated"], players, "eliminated")}
-
-
-REASONS = ("LAST_STANDING", "SUDDEN_DEATH", "TEAM", "TEAM_DRAW", "CAP")
-
-
-def _read_result(value: Any, players: int) -> Optional[dict[str, Any]]:
-    if value is None:
-        return None
-    if not isinstance(value, dict) or set(value) != {"reason", "ranking"} \
-            or value["reason"] not in REASONS:
-        raise _fail("result must be null or {reason, ranking} with a known reason")
-    ranking = [_seats(g, players, "ranking") for g in _list(value["ranking"], "ranking")]
-    if sorted(s for g in ranking for s in g) != list(range(players)) or not all(ranking):
-        raise _fail("the ranking must hold every seat once")
-    return {"reason": value["reason"], "ranking": ranking}
+def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
+    """The profile's cards in canonical kind order (§2.2)."""
+    counts = PROFILES[params["deck_profile"]]
+    return [card for card, count in zip(KINDS, counts) for _ in range(count)]

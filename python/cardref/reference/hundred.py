@@ -29,15 +29,17 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..errors import InvalidParamsError, InvalidStateError
+from ..errors import InvalidParamsError
 from ..params import Bool, Choice, Int
-from ..reference import ReferenceState
 from ..results import competition_placements
 from ..rng import SplitMix64
+from .base import GameSpec, ReferenceState
 
-GAME_ID = "hundred"
-MIN_PLAYERS = 2  # 2 only with allow_two_players (check_config)
-MAX_PLAYERS = 12
+#: 2 players only with allow_two_players (check_config).
+GAME = GameSpec(id="hundred", min_players=2, max_players=12, default_players=5,
+                rule_prefix="HU", loader="cardref.reference.loading.hundred",
+                heuristic=True, search=True)
+GAME_ID = GAME.id
 LIMIT = 100
 #: Integer keys are 64-bit in the Rust core; both engines reject larger values.
 INT64_MAX = (1 << 63) - 1
@@ -46,7 +48,7 @@ INT64_MAX = (1 << 63) - 1
 NEGATIVE_FLOOR = -1_000_000_000
 
 
-# §2 Cards --------------------------------------------------------------------
+# §2 Card notation and deck order ---------------------------------------------
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["C", "D", "H", "S"]
@@ -55,122 +57,13 @@ CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 
 
 def rank_of(card: str) -> str:
+    """The rank of a card code: "10" in "10H"."""
     return card[:-1]
 
 
 def canonical_index(card: str) -> int:
     """Position in the canonical order; legal actions are listed by it (§2.2)."""
     return CARDS.index(card)
-
-
-# §8 Variants -----------------------------------------------------------------
-
-
-class DeckCount:
-    """``num_decks``: the string "auto" or the integer 1 or 2."""
-
-    key = "num_decks"
-    default = "auto"
-
-    def check(self, value: Any) -> Any:
-        if value == "auto" and isinstance(value, str):
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and value in (1, 2):
-            return value
-        raise InvalidParamsError(f'num_decks: must be "auto", 1 or 2, got {value!r}')
-
-
-VARIANTS = [
-    Bool("allow_two_players", False),
-    DeckCount(),
-    Int("chips", 3, low=1, high=INT64_MAX),
-    Int("hand_size", 3, low=1, high=INT64_MAX),
-    Int("first_dealer", 0, low=0, high=INT64_MAX),
-    Choice("red_ace", ["one", "choose", "zero"]),
-    Bool("allow_negative", False),
-    Bool("allow_voluntary_bust", False),
-    Choice("bust_rule", ["reset", "void", "redeal"]),
-    Int("max_actions", 5000, low=1, high=INT64_MAX),
-]
-
-
-def decks(players: int, params: dict[str, Any]) -> int:
-    """Resolved deck count: ``auto`` is 1 deck up to 6 players, else 2 (HU-12)."""
-    if params["num_decks"] == "auto":
-        return 1 if players <= 6 else 2
-    return params["num_decks"]
-
-
-def check_config(players: int, params: dict[str, Any]) -> None:
-    """Cross-key checks of §8."""
-    if players == 2 and not params["allow_two_players"]:
-        raise InvalidParamsError(
-            "players: 2 players need allow_two_players = true (3 to 12 otherwise)"
-        )
-    if params["first_dealer"] >= players:
-        raise InvalidParamsError(
-            f"first_dealer: must be a seat from 0 to {players - 1}, got {params['first_dealer']}"
-        )
-    cards = 52 * decks(players, params)
-    if params["hand_size"] * players >= cards:
-        raise InvalidParamsError(
-            f"hand_size: hand_size x players must be below the {cards} cards in play, "
-            f"got {params['hand_size']} x {players}"
-        )
-
-
-def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
-    """The cards in play: one deck, or two decks one after the other (§2.2)."""
-    return CARDS * decks(players, params)
-
-
-# §6.1 Card effects -------------------------------------------------------------
-
-
-def chooses_value(card: str, params: dict[str, Any]) -> bool:
-    """Black aces always set a value; red aces only with ``red_ace = choose`` (HU-1)."""
-    if card in ("AS", "AC"):
-        return True
-    return card in ("AH", "AD") and params["red_ace"] == "choose"
-
-
-def new_value(card: str, value: int, params: dict[str, Any]) -> int:
-    """The value after playing ``card`` (not a value-choosing ace) on ``value``.
-
-    A result above 100 means the play busts (HU-5).
-    """
-    rank = rank_of(card)
-    if card == "2S":
-        result = 2 * value  # HU-17
-    elif card in ("AH", "AD"):
-        result = value + 1 if params["red_ace"] == "one" else value
-    elif rank in ("4", "K"):
-        result = value
-    elif card in ("5H", "5D"):
-        result = value - 5
-    elif rank == "J":
-        result = value - 10
-    elif rank == "10":
-        result = LIMIT
-    elif card == "QH":
-        result = 0
-    elif rank == "Q":
-        result = value + 10
-    else:
-        result = value + int(rank)  # HU-2: 2, 3, 5S, 5C, 6 .. 9 at face value
-    floor = NEGATIVE_FLOOR if params["allow_negative"] else 0  # HU-3
-    return max(floor, result)
-
-
-def is_action(text: str) -> bool:
-    """The grammar of §5.2: ``play C`` or ``play C X`` with X written 0..100 canonically."""
-    words = text.split(" ")
-    if len(words) not in (2, 3) or words[0] != "play" or words[1] not in CARDS:
-        return False
-    if len(words) == 2:
-        return True
-    x = words[2]
-    return x.isdigit() and x.isascii() and str(int(x)) == x and int(x) <= LIMIT
 
 
 # §3 State ---------------------------------------------------------------------
@@ -202,14 +95,10 @@ class State(ReferenceState):
         self._history: list[str] = []
         self._deal(list(deck) if deck is not None else self._shuffled_deck())
 
-    # §4 Setup and deal --------------------------------------------------------
-
-    def _shuffled_deck(self) -> list[str]:
-        cards = canonical_deck(self.players, self.params)
-        self.rng.shuffle(cards)
-        return cards
+    # §3.1 Seats and direction -----------------------------------------------
 
     def is_active(self, seat: int) -> bool:
+        """A seat with chips is in the game."""
         return self.chips[seat] > 0
 
     def next_active(self, seat: int, direction: int) -> int:
@@ -219,6 +108,13 @@ class State(ReferenceState):
             if self.is_active(other):
                 return other
         raise AssertionError("no active seat")
+
+    # §4 Setup, deal, who starts ----------------------------------------------
+
+    def _shuffled_deck(self) -> list[str]:
+        cards = canonical_deck(self.players, self.params)
+        self.rng.shuffle(cards)
+        return cards
 
     def _deal(self, deck: list[str]) -> None:
         """§4.4: one card at a time from left of the dealer, over active seats."""
@@ -239,41 +135,85 @@ class State(ReferenceState):
         return self.current if self.phase == "PLAY" else None
 
     def legal_actions(self) -> list[str]:
-        """§5.3: safe candidates only, unless none is safe (or voluntary busts are on)."""
+        """§5.3: every playable card in canonical order, a value-choosing ace once
+        per value 0..100."""
         if self.phase != "PLAY":
             return []
-        hand = self.hands[self.current]
-        safe: list[str] = []
-        busting: list[str] = []
-        for card in sorted(set(hand), key=canonical_index):  # HU-13: one action per code
-            if chooses_value(card, self.params):
-                safe += [f"play {card} {x}" for x in range(LIMIT + 1)]
-            elif new_value(card, self.value, self.params) <= LIMIT:
-                safe.append(f"play {card}")
+        actions: list[str] = []
+        for card in self._playable():
+            if self._chooses_value(card):
+                actions += [f"play {card} {x}" for x in range(LIMIT + 1)]
             else:
-                busting.append(f"play {card}")
-        if self.params["allow_voluntary_bust"] or not safe:
-            every = safe + busting
-            return sorted(every, key=lambda a: canonical_index(a.split(" ")[1]))
-        return safe
+                actions.append(f"play {card}")
+        return actions
 
-    def why_illegal(self, action: str) -> str:
+    def illegal_reason(self, action: str) -> str:
         words = action.split(" ") if isinstance(action, str) else []
         if len(words) not in (2, 3) or words[0] != "play" or words[1] not in CARDS:
             return "not an action of hundred (play C, or play C X for a value-choosing ace)"
         card = words[1]
         if card not in self.hands[self.current]:
             return f"{card} is not in its hand"
-        if chooses_value(card, self.params) and len(words) == 2:
+        if self._chooses_value(card) and len(words) == 2:
             return f"{card} sets the value: play {card} X with X from 0 to 100"
-        if not chooses_value(card, self.params) and len(words) == 3:
+        if not self._chooses_value(card) and len(words) == 3:
             return f"{card} does not take a value"
         if len(words) == 3:
             return "the value must be written 0 to 100 without sign or leading zeros"
-        busted = new_value(card, self.value, self.params)
+        busted = self._new_value(card, self.value)
         return f"{card} would bust ({busted}) while a safe card exists"
 
-    # §6.2 Resolution of a play ----------------------------------------------------
+    def _apply_unchecked(self, action: str) -> None:
+        self._play(action)
+
+    def _playable(self) -> list[str]:
+        """§5.3 (HU-6): the distinct cards of the hand (HU-13) the player may play, in
+        canonical order: the safe ones while one exists, unless voluntary busts are
+        allowed; else all."""
+        hand = sorted(set(self.hands[self.current]), key=canonical_index)
+        safe = [card for card in hand if self._is_safe(card)]
+        return safe if safe and not self.params["allow_voluntary_bust"] else hand
+
+    def _is_safe(self, card: str) -> bool:
+        """A value-choosing ace, or a card that keeps the value at 100 or less (HU-5)."""
+        return self._chooses_value(card) or self._new_value(card, self.value) <= LIMIT
+
+    # §6.1 Card effects -------------------------------------------------------
+
+    def _chooses_value(self, card: str) -> bool:
+        """Black aces always set a value; red aces only with ``red_ace = choose`` (HU-1)."""
+        if card in ("AS", "AC"):
+            return True
+        return card in ("AH", "AD") and self.params["red_ace"] == "choose"
+
+    def _new_value(self, card: str, value: int) -> int:
+        """The value after playing ``card`` (not a value-choosing ace) on ``value``.
+
+        A result above 100 means the play busts (HU-5).
+        """
+        rank = rank_of(card)
+        if card == "2S":
+            result = 2 * value  # HU-17
+        elif card in ("AH", "AD"):
+            result = value + 1 if self.params["red_ace"] == "one" else value
+        elif rank in ("4", "K"):
+            result = value
+        elif card in ("5H", "5D"):
+            result = value - 5
+        elif rank == "J":
+            result = value - 10
+        elif rank == "10":
+            result = LIMIT
+        elif card == "QH":
+            result = 0
+        elif rank == "Q":
+            result = value + 10
+        else:
+            result = value + int(rank)  # HU-2: 2, 3, 5S, 5C, 6 .. 9 at face value
+        floor = NEGATIVE_FLOOR if self.params["allow_negative"] else 0  # HU-3
+        return max(floor, result)
+
+    # §6.2 Full resolution of a play --------------------------------------------
 
     def _play(self, action: str) -> None:
         """§6.2: the full resolution of ``play C [X]``."""
@@ -287,7 +227,7 @@ class State(ReferenceState):
         if rank_of(card) == "4":
             self.dir = -self.dir  # HU-15
         # HU-4: an ace sets the value it names and never busts.
-        new = int(words[2]) if len(words) == 3 else new_value(card, self.value, self.params)
+        new = int(words[2]) if len(words) == 3 else self._new_value(card, self.value)
         redealt = False
         if new <= LIMIT:
             self.value = new
@@ -330,16 +270,22 @@ class State(ReferenceState):
 
     def _draw(self, seat: int) -> None:
         """Draw the top card; an empty stock is first rebuilt from the pile (HU-11)."""
-        if not self.stock:
-            under_top = self.pile[:-1]
-            if not under_top:
-                return
-            self.rng.shuffle(under_top)
-            self.stock = under_top
-            self.pile = self.pile[-1:]
+        if not self.stock and not self._rebuild_stock():
+            return
         self.hands[seat].append(self.stock.pop(0))
 
-    # §7 Game end, termination -----------------------------------------------
+    def _rebuild_stock(self) -> bool:
+        """HU-11: the pile under its top card, shuffled, becomes the stock; False
+        if there is no card under the top."""
+        under_top = self.pile[:-1]
+        if not under_top:
+            return False
+        self.rng.shuffle(under_top)
+        self.stock = under_top
+        self.pile = self.pile[-1:]
+        return True
+
+    # §7 Round structure, game end, termination ------------------------------
 
     def _end(self, reason: str) -> None:
         self.phase = "GAME_OVER"
@@ -362,7 +308,7 @@ class State(ReferenceState):
     def scores(self) -> list[int]:
         return list(self.chips)
 
-    def _final_placements(self) -> list[int]:
+    def final_placements(self) -> list[int]:
         rank = {seat: i for i, group in enumerate(self.result["ranking"]) for seat in group}
         return competition_placements(self.players, lambda a, b: rank[a] < rank[b])
 
@@ -423,119 +369,63 @@ class State(ReferenceState):
             "recent": [list(pair) for pair in self.recent],
         }
 
-    @classmethod
-    def from_dict(cls, players: int, params: dict[str, Any], data: dict[str, Any]) -> State:
-        """Rebuild a state from ``to_dict`` output, checking that it is whole."""
-        state = cls.__new__(cls)
-        state.players, state.params = players, params
-        state.rng = SplitMix64(_integer(data, "rng", 0, (1 << 64) - 1))
-        state.phase = data["phase"]
-        state.current = data["current"]
-        state.chips = [_int(x, "chips") for x in _per_seat(data, "chips", players)]
-        state.hands = [_cards(h, "hands") for h in _per_seat(data, "hands", players)]
-        state.stock = _cards(data["stock"], "stock")
-        state.pile = _cards(data["pile"], "pile")
-        state.value = _integer(data, "value", NEGATIVE_FLOOR, LIMIT)
-        state.dir = data["dir"]
-        state.dealer = _integer(data, "dealer", 0, players - 1)
-        state.deal_number = _integer(data, "deal_number", 1, None)
-        state.elimination_log = [_int(x, "elimination_log") for x in _list(data, "elimination_log")]
-        state.action_count = _integer(data, "action_count", 0, None)
-        state.result = data["result"]
-        state._history = [_str(a, "history") for a in _list(data, "history")]
-        state.recent = [_pair(p) for p in _list(data, "recent")]
-        if not all(is_action(a) for _, a in state.recent):
-            raise InvalidStateError("invalid state: recent must hold actions")
-        state._check_whole()
-        return state
 
-    def _check_whole(self) -> None:
-        """The invariants of §3.2 between actions."""
-        n, p = self.players, self.params
-
-        def require(ok: bool, why: str) -> None:
-            if not ok:
-                raise InvalidStateError(f"invalid state: {why}")
-
-        in_hands = [card for hand in self.hands for card in hand]
-        require(sorted(self.stock + self.pile + in_hands, key=canonical_index)
-                == sorted(canonical_deck(n, p), key=canonical_index),
-                "the cards in hands, stock and pile are not exactly the cards in play")
-        require(all(0 <= c <= p["chips"] for c in self.chips), "chips out of range")
-        require(p["allow_negative"] or self.value >= 0, "value below 0")
-        require(self.dir in (1, -1) and not isinstance(self.dir, bool), "dir must be 1 or -1")
-        out = [s for s in range(n) if self.chips[s] == 0]
-        require(sorted(self.elimination_log) == out and len(set(out)) == len(out),
-                "elimination_log must list exactly the seats without chips")
-        for s in range(n):
-            want = 0 if self.chips[s] == 0 else p["hand_size"]
-            require(len(self.hands[s]) == want, f"seat {s} must hold {want} cards")
-        require(self.action_count == len(self._history),
-                "action_count must equal the history length")
-        require(all(is_action(a) for a in self._history), "history must hold actions")
-        tail = self._history[len(self._history) - len(self.recent):] if self.recent else []
-        require(len(self.recent) == min(n, len(self._history))
-                and [a for _, a in self.recent] == tail
-                and all(0 <= s < n for s, _ in self.recent),
-                "recent must pair the last actions of the history with their seats")
-        if self.phase == "PLAY":
-            require(len(out) < n - 1, "a game in play needs two active seats")
-            require(self.result is None, "result must be null in play")
-            require(isinstance(self.current, int) and not isinstance(self.current, bool)
-                    and 0 <= self.current < n and self.chips[self.current] > 0,
-                    "current must be an active seat")
-            require(self.action_count < p["max_actions"], "the action cap is reached")
-        else:
-            require(self.phase == "GAME_OVER", f"unknown phase {self.phase!r}")
-            require(self.current is None, "current must be null once the game is over")
-            reason = self.result.get("reason") if isinstance(self.result, dict) else None
-            require(reason in ("LAST_STANDING", "CAP"), "result must hold a reason")
-            require(reason == "CAP" or len(out) == n - 1, "LAST_STANDING needs one seat left")
-            require(reason == "LAST_STANDING" or self.action_count >= p["max_actions"],
-                    "CAP needs max_actions actions")
-            require(self.result == {"reason": reason, "ranking": self._ranking(reason)},
-                    "the ranking does not follow from chips and elimination_log")
+# §8 Variants and config keys ------------------------------------------------
 
 
-def _list(data: dict[str, Any], key: str) -> list[Any]:
-    if not isinstance(data[key], list):
-        raise InvalidStateError(f"invalid state: field {key!r} must be a list")
-    return data[key]
+class DeckCount:
+    """``num_decks``: the string "auto" or the integer 1 or 2."""
+
+    key = "num_decks"
+    default = "auto"
+
+    def check(self, value: Any) -> Any:
+        if value == "auto" and isinstance(value, str):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and value in (1, 2):
+            return value
+        raise InvalidParamsError(f'num_decks: must be "auto", 1 or 2, got {value!r}')
 
 
-def _per_seat(data: dict[str, Any], key: str, players: int) -> list[Any]:
-    items = _list(data, key)
-    if len(items) != players:
-        raise InvalidStateError(f"invalid state: {key!r} must have one entry per seat")
-    return items
+VARIANTS = [
+    Bool("allow_two_players", False),
+    DeckCount(),
+    Int("chips", 3, low=1, high=INT64_MAX),
+    Int("hand_size", 3, low=1, high=INT64_MAX),
+    Int("first_dealer", 0, low=0, high=INT64_MAX),
+    Choice("red_ace", ["one", "choose", "zero"]),
+    Bool("allow_negative", False),
+    Bool("allow_voluntary_bust", False),
+    Choice("bust_rule", ["reset", "void", "redeal"]),
+    Int("max_actions", 5000, low=1, high=INT64_MAX),
+]
 
 
-def _int(value: Any, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidStateError(f"invalid state: {what} must hold integers")
-    return value
+def decks(players: int, params: dict[str, Any]) -> int:
+    """Resolved deck count: ``auto`` is 1 deck up to 6 players, else 2 (HU-12)."""
+    if params["num_decks"] == "auto":
+        return 1 if players <= 6 else 2
+    return params["num_decks"]
 
 
-def _integer(data: dict[str, Any], key: str, low: int, high: Optional[int]) -> int:
-    value = _int(data[key], key)
-    if value < low or (high is not None and value > high):
-        raise InvalidStateError(f"invalid state: field {key!r} out of range")
-    return value
+def check_config(players: int, params: dict[str, Any]) -> None:
+    """Cross-key checks of §8."""
+    if players == 2 and not params["allow_two_players"]:
+        raise InvalidParamsError(
+            "players: 2 players need allow_two_players = true (3 to 12 otherwise)"
+        )
+    if params["first_dealer"] >= players:
+        raise InvalidParamsError(
+            f"first_dealer: must be a seat from 0 to {players - 1}, got {params['first_dealer']}"
+        )
+    cards = 52 * decks(players, params)
+    if params["hand_size"] * players >= cards:
+        raise InvalidParamsError(
+            f"hand_size: hand_size x players must be below the {cards} cards in play, "
+            f"got {params['hand_size']} x {players}"
+        )
 
 
-def _str(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise InvalidStateError(f"invalid state: {what} must hold strings")
-    return value
-
-
-def _cards(items: Any, what: str) -> list[str]:
-    if not isinstance(items, list) or not all(isinstance(c, str) and c in CARDS for c in items):
-        raise InvalidStateError(f"invalid state: {what} must be lists of card codes")
-    return list(items)
-
-
-def _pair(item: Any) -> list[Any]:
-    if not isinstance(item, list) or len(item) != 2:
-        raise InvalidStateError("invalid state: recent must hold [seat, action] pairs")
-    return [_int(item[0], "recent"), _str(item[1], "recent")]
+def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
+    """The cards in play: one deck, or two decks one after the other (§2.2)."""
+    return CARDS * decks(players, params)

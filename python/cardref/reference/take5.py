@@ -25,15 +25,15 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..errors import InvalidStateError
 from ..params import Choice, Int
-from ..reference import ReferenceState
 from ..results import competition_placements
 from ..rng import SplitMix64
+from .base import GameSpec, ReferenceState
 
-GAME_ID = "take5"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 10
+GAME = GameSpec(id="take5", min_players=2, max_players=10, default_players=4,
+                rule_prefix="T5", loader="cardref.reference.loading.take5",
+                heuristic=True, search=True)
+GAME_ID = GAME.id
 CARDS_PER_HAND = 10
 TURNS_PER_ROUND = 10
 ROW_COUNT = 4
@@ -54,31 +54,6 @@ def heads(card: int) -> int:
     if card % 5 == 0:
         return 2
     return 1
-
-
-# §8 Variants -----------------------------------------------------------------
-
-VARIANTS = [
-    Choice("deck", ["full", "tactics"]),
-    Int("end_score", 66, low=1),
-    Choice("end_rule", ["at_least", "more_than"]),
-    Choice("too_low_choice", ["player", "auto_fewest_heads"]),
-    Int("round_limit", None, low=1, optional=True),
-]
-
-
-def check_config(players: int, params: dict[str, Any]) -> None:
-    """No key depends on another in Take 5."""
-
-
-def highest_card(players: int, params: dict[str, Any]) -> int:
-    """104, or 10N+4 with the Tactics deck (§8, T5-5)."""
-    return 10 * players + 4 if params["deck"] == "tactics" else 104
-
-
-def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
-    """The cards in play in canonical order, ascending (§2)."""
-    return [str(c) for c in range(1, highest_card(players, params) + 1)]
 
 
 # §3 State ---------------------------------------------------------------------
@@ -140,7 +115,7 @@ class State(ReferenceState):
             return [f"take {row}" for row in range(ROW_COUNT)]
         return []
 
-    def why_illegal(self, action: str) -> str:
+    def illegal_reason(self, action: str) -> str:
         verb, _, arg = action.partition(" ")
         if self.phase == "commit" and verb == "play" and arg.isdigit() and str(int(arg)) == arg:
             return f"card {arg} is not in its hand"
@@ -150,7 +125,7 @@ class State(ReferenceState):
             return "it must choose a row to take (take 0 .. take 3)"
         return "not an action of take5 (play N, take R)"
 
-    def _play(self, action: str) -> None:
+    def _apply_unchecked(self, action: str) -> None:
         self._history.append(action)
         verb, arg = action.split(" ")
         if verb == "play":
@@ -176,12 +151,11 @@ class State(ReferenceState):
         """Place cards lowest first until a row choice is needed or all are placed."""
         while self.next_to_place < len(self.revealed):
             card, seat = self.revealed[self.next_to_place]
-            eligible = [r for r in range(ROW_COUNT) if self.rows[r][-1] < card]
-            if eligible:
-                self._place_on(max(eligible, key=lambda r: self.rows[r][-1]), card, seat)
+            row = self._target_row(card)
+            if row is not None:
+                self._place_on(row, card, seat)
             elif self.params["too_low_choice"] == "auto_fewest_heads":
-                cheapest = min(range(ROW_COUNT), key=lambda r: (sum(map(heads, self.rows[r])), r))
-                self._take_row(cheapest, card, seat)
+                self._take_row(self._fewest_heads_row(), card, seat)
             else:
                 self.phase = "choose_row"
                 return
@@ -202,7 +176,18 @@ class State(ReferenceState):
         if self.turn == TURNS_PER_ROUND:
             self._end_round()
 
-    # §6 Effects of placing a card --------------------------------------------
+    # §6 Effects: placing a card ---------------------------------------------
+
+    def _target_row(self, card: int) -> Optional[int]:
+        """§6.1, §6.3: of the rows whose last card is lower than ``card``, the one
+        whose last card is the highest; None if the card is too low for every row."""
+        eligible = [r for r in range(ROW_COUNT) if self.rows[r][-1] < card]
+        return max(eligible, key=lambda r: self.rows[r][-1]) if eligible else None
+
+    def _fewest_heads_row(self) -> int:
+        """Variant ``auto_fewest_heads`` (§6.2): the row with the fewest heads,
+        the lowest index on ties."""
+        return min(range(ROW_COUNT), key=lambda r: (sum(map(heads, self.rows[r])), r))
 
     def _place_on(self, row: int, card: int, seat: int) -> None:
         """Append to the closest row, unless it would be the sixth card."""
@@ -240,7 +225,7 @@ class State(ReferenceState):
     def scores(self) -> list[int]:
         return list(self.scores_so_far)
 
-    def _final_placements(self) -> list[int]:
+    def final_placements(self) -> list[int]:
         s = self.scores_so_far
         return competition_placements(self.players, lambda a, b: s[a] < s[b])
 
@@ -305,81 +290,27 @@ class State(ReferenceState):
             "round_start": self.round_start,
         }
 
-    @classmethod
-    def from_dict(cls, players: int, params: dict[str, Any], data: dict[str, Any]) -> State:
-        """Rebuild a state from ``to_dict`` output, checking that it is whole."""
-        state = cls.__new__(cls)
-        state.players, state.params = players, params
-        top = highest_card(players, params)
 
-        def card(text: Any) -> int:
-            if not isinstance(text, str) or not text.isdigit() or str(int(text)) != text:
-                raise InvalidStateError(f"invalid state: {text!r} is not a card code")
-            if not 1 <= int(text) <= top:
-                raise InvalidStateError(f"invalid state: {text!r} is not a card in play")
-            return int(text)
+# §8 Variants -----------------------------------------------------------------
 
-        def per_seat(key: str) -> list[Any]:
-            if not isinstance(data[key], list) or len(data[key]) != players:
-                raise InvalidStateError(f"invalid state: {key!r} must have one entry per seat")
-            return data[key]
-
-        state.rng = SplitMix64(_uint(data, "rng"))
-        state.round, state.turn = _uint(data, "round"), _uint(data, "turn")
-        state.phase = data["phase"]
-        state.hands = [sorted(card(c) for c in h) for h in per_seat("hands")]
-        state.piles = [sorted(card(c) for c in p) for p in per_seat("piles")]
-        state.committed = [None if c is None else card(c) for c in per_seat("committed")]
-        state.unused = sorted(card(c) for c in data["unused"])
-        state.rows = [[card(c) for c in row] for row in data["rows"]]
-        state.revealed = [(card(c), int(s)) for c, s in data["revealed"]]
-        state.next_to_place = _uint(data, "next_to_place")
-        state.scores_so_far = [int(x) for x in per_seat("scores")]
-        state.round_scores = [[int(x) for x in r] for r in data["round_scores"]]
-        state._history = [str(a) for a in data["history"]]
-        state.round_start = _uint(data, "round_start")
-        state._check_whole(top)
-        return state
-
-    def _check_whole(self, top: int) -> None:
-        def fail(why: str) -> None:
-            raise InvalidStateError(f"invalid state: {why}")
-
-        if self.phase not in ("commit", "choose_row", "game_over"):
-            fail(f"unknown phase {self.phase!r}")
-        if len(self.rows) != ROW_COUNT or not all(1 <= len(r) <= ROW_CAPACITY for r in self.rows):
-            fail("there must be 4 rows of 1 to 5 cards")
-        for r, row in enumerate(self.rows):
-            if any(low >= high for low, high in zip(row, row[1:])):
-                fail(f"row {r} must ascend: each card is higher than the one before")
-        if self.round < 1 or self.turn > TURNS_PER_ROUND or self.round_start > len(self._history):
-            fail("round, turn or round_start out of range")
-        if any(len(r) != self.players for r in self.round_scores):
-            fail("round_scores rows must have one entry per seat")
-        if self.phase == "commit":
-            made = self.committed.count(None)
-            k = self.players - made
-            if self.committed[k:] != [None] * made or made == 0 or self.turn >= TURNS_PER_ROUND:
-                fail("commitments must be made in seat order")
-            if self.revealed:
-                fail("revealed must be empty while committing")
-        if self.phase == "choose_row" and (
-            len(self.revealed) != self.players or self.next_to_place >= self.players
-            or any(not 0 <= s < self.players for _, s in self.revealed)
-        ):
-            fail("bad revealed cards")
-        if self.phase != "game_over":
-            placed = self.revealed[self.next_to_place :] if self.phase == "choose_row" else []
-            cards = [c for h in self.hands for c in h] + [c for p in self.piles for c in p]
-            cards += [c for c in self.committed if c is not None] + self.unused
-            cards += [c for row in self.rows for c in row] + [c for c, _ in placed]
-            if sorted(cards) != list(range(1, top + 1)):
-                fail("the cards in hands, commitments, rows, piles and unused are not "
-                     "exactly the cards in play")
+VARIANTS = [
+    Choice("deck", ["full", "tactics"]),
+    Int("end_score", 66, low=1),
+    Choice("end_rule", ["at_least", "more_than"]),
+    Choice("too_low_choice", ["player", "auto_fewest_heads"]),
+    Int("round_limit", None, low=1, optional=True),
+]
 
 
-def _uint(data: dict[str, Any], key: str) -> int:
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidStateError(f"invalid state: field {key!r} must be a non-negative integer")
-    return value
+def check_config(players: int, params: dict[str, Any]) -> None:
+    """No key depends on another in Take 5."""
+
+
+def highest_card(players: int, params: dict[str, Any]) -> int:
+    """104, or 10N+4 with the Tactics deck (§8, T5-5)."""
+    return 10 * players + 4 if params["deck"] == "tactics" else 104
+
+
+def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
+    """The cards in play in canonical order, ascending (§2)."""
+    return [str(c) for c in range(1, highest_card(players, params) + 1)]

@@ -42,19 +42,20 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Optional
 
-from ..errors import InvalidParamsError, InvalidStateError
+from ..errors import InvalidParamsError
 from ..params import Choice, Int, _describe
-from ..reference import ReferenceState
 from ..results import competition_placements
 from ..rng import SplitMix64
+from .base import GameSpec, ReferenceState
 
-GAME_ID = "twenty_two"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
+GAME = GameSpec(id="twenty_two", min_players=2, max_players=6, default_players=4,
+                rule_prefix="TT", loader="cardref.reference.loading.twenty_two",
+                heuristic=True, search=True)
+GAME_ID = GAME.id
 #: A hand has at most 11 cards and the final trick needs one (§4, §5.2).
 MAX_TRICKS = 10
 
-# §1-2 Cards ---------------------------------------------------------------------
+# §2 Card notation and deck order -----------------------------------------------
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["C", "D", "H", "S"]
@@ -67,7 +68,7 @@ def rank_of(card: str) -> int:
 
 
 def value_of(card: str) -> int:
-    """Point value (TT-19): face value, courts 10, ace 11."""
+    """The point value of a card (TT-19): face value, courts 10, ace 11."""
     rank = card[:-1]
     if rank == "A":
         return 11
@@ -83,71 +84,6 @@ def play_order(card: str) -> tuple[int, int]:
 
 def in_play_order(cards: list[str]) -> list[str]:
     return sorted(cards, key=play_order)
-
-
-# §8 Variants ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatOrRandom:
-    """``first_dealer``: a seat number (checked against N in check_config) or "random"."""
-
-    key: str
-    default: Any = 0
-
-    def check(self, value: Any) -> Any:
-        if value == "random" and isinstance(value, str):
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return value
-        raise InvalidParamsError(
-            f'{self.key}: must be a seat number or "random", got {_describe(value)}'
-        )
-
-
-VARIANTS = [
-    SeatOrRandom("first_dealer"),
-    Int("first_hand_size", 7, low=2, high=8),
-    Int("elimination_score", 22, low=2, high=30),
-    Choice("follow_rule", ["free_choice", "lowest_only_if_cannot_beat"]),
-    Choice("last_trick_tie", ["all_tied_score", "last_played_wins", "first_played_wins"]),
-    Choice("tied_dealer", ["last", "first"]),
-]
-
-
-def check_config(players: int, params: dict[str, Any]) -> None:
-    """The checks that involve the player count or two keys at once (§8)."""
-    dealer = params["first_dealer"]
-    if dealer != "random" and dealer >= players:
-        raise InvalidParamsError(
-            f'first_dealer: must be a seat from 0 to {players - 1} or "random", '
-            f"got the integer {dealer}"
-        )
-    if params["tied_dealer"] == "first" and params["last_trick_tie"] != "all_tied_score":
-        raise InvalidParamsError(
-            'tied_dealer: "first" is allowed only with last_trick_tie = "all_tied_score"'
-        )
-
-
-def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
-    """The 52 cards in canonical order: suits C, D, H, S; ranks 2 .. A (§2)."""
-    return list(CANONICAL_DECK)
-
-
-# §5 helpers: comparing sets -------------------------------------------------------
-
-
-def beats_or_equals(cards: list[str], bar: list[str]) -> bool:
-    """TT-7: sorted by rank, every card is at least its counterpart in the bar."""
-    mine = sorted(rank_of(c) for c in cards)
-    theirs = sorted(rank_of(c) for c in bar)
-    return len(mine) == len(theirs) and all(a >= b for a, b in zip(mine, theirs))
-
-
-def is_lowest_set(cards: list[str], hand: list[str]) -> bool:
-    """TT-10: the ranks of the set are the k lowest ranks of the hand."""
-    lowest = sorted(rank_of(c) for c in hand)[: len(cards)]
-    return sorted(rank_of(c) for c in cards) == lowest
 
 
 # §3 State -----------------------------------------------------------------------
@@ -225,11 +161,15 @@ class State(ReferenceState):
             return self._follow_options()
         return []
 
+    def _most_discards(self) -> int:
+        """§5.1: the most cards the player to act may discard (its hand and the stock limit it)."""
+        return min(len(self.hands[self.to_act]), len(self.stock))
+
     def _discard_options(self) -> list[str]:
         """§5.1: any j distinct cards, 0 <= j <= min(hand, stock); j ascending, then
         card by card. combinations() of a hand in play order keeps that order."""
         hand = self.hands[self.to_act]
-        most = min(len(hand), len(self.stock))
+        most = self._most_discards()
         return [
             " ".join(["discard", *chosen])
             for j in range(most + 1)
@@ -251,8 +191,8 @@ class State(ReferenceState):
         hand = self.hands[self.to_act]
         bar = self.trick["bar"]
         sets = [list(chosen) for chosen in combinations(hand, len(bar))]
-        beating = [s for s in sets if beats_or_equals(s, bar)]
-        lowest = [s for s in sets if is_lowest_set(s, hand)]
+        beating = [s for s in sets if self.beats_or_equals(s, bar)]
+        lowest = [s for s in sets if self.is_lowest_set(s, hand)]
         if self.params["follow_rule"] == "lowest_only_if_cannot_beat":
             allowed = beating if beating else lowest
         else:
@@ -268,7 +208,7 @@ class State(ReferenceState):
             return action
         return " ".join([verb, *in_play_order(cards)])
 
-    def why_illegal(self, action: str) -> str:
+    def illegal_reason(self, action: str) -> str:
         verb, *cards = action.split(" ")
         if verb not in ("discard", "play"):
             return "not an action of twenty_two (discard CARDS, play CARDS)"
@@ -281,13 +221,14 @@ class State(ReferenceState):
         missing = [c for c in cards if c not in self.hands[self.to_act]]
         if missing:
             return f"it does not hold {missing[0]}"
-        return self._why_cards_illegal(verb, cards)
-
-    def _why_cards_illegal(self, verb: str, cards: list[str]) -> str:
-        hand = self.hands[self.to_act]
         if verb == "discard":
-            most = min(len(hand), len(self.stock))
+            most = self._most_discards()
             return f"it may discard at most {most} cards (its hand and the stock limit it)"
+        return self._play_problem(cards)
+
+    def _play_problem(self, cards: list[str]) -> str:
+        """Why a play of ``cards``, all held, is illegal."""
+        hand = self.hands[self.to_act]
         if not cards:
             return "a play needs at least one card"
         if len(hand) == 1:
@@ -298,11 +239,24 @@ class State(ReferenceState):
             return "a lead must leave at least one card in hand for the final trick"
         if len(cards) != len(self.trick["bar"]):
             return f"it must play exactly {len(self.trick['bar'])} cards"
-        if is_lowest_set(cards, hand):  # illegal only under lowest_only_if_cannot_beat
+        if self.is_lowest_set(cards, hand):  # illegal only under lowest_only_if_cannot_beat
             return "it can beat or equal the best set, so it must"
         return "the set neither beats or equals the best set nor is its lowest set"
 
-    def _play(self, action: str) -> None:
+    @staticmethod
+    def beats_or_equals(cards: list[str], bar: list[str]) -> bool:
+        """TT-7: sorted by rank, every card is at least its counterpart in the bar."""
+        mine = sorted(rank_of(c) for c in cards)
+        theirs = sorted(rank_of(c) for c in bar)
+        return len(mine) == len(theirs) and all(a >= b for a, b in zip(mine, theirs))
+
+    @staticmethod
+    def is_lowest_set(cards: list[str], hand: list[str]) -> bool:
+        """TT-10: the ranks of the set are the k lowest ranks of the hand."""
+        lowest = sorted(rank_of(c) for c in hand)[: len(cards)]
+        return sorted(rank_of(c) for c in cards) == lowest
+
+    def _apply_unchecked(self, action: str) -> None:
         self._history.append(action)
         verb, *cards = action.split(" ")
         if verb == "discard":
@@ -337,7 +291,7 @@ class State(ReferenceState):
         trick = self.trick
         is_lead = not trick["plays"]
         trick["plays"].append([seat, cards])
-        if is_lead or beats_or_equals(cards, trick["bar"]):
+        if is_lead or self.beats_or_equals(cards, trick["bar"]):
             trick["bar"], trick["bar_holder"] = cards, seat
         if len(trick["plays"]) < self.active.count(True):
             self.to_act = self._seats_after(seat)[0]
@@ -402,15 +356,17 @@ class State(ReferenceState):
     def scores(self) -> list[int]:
         return [sum(value_of(card) for card in pile) for pile in self.score_piles]
 
-    def _final_placements(self) -> list[int]:
+    def final_placements(self) -> list[int]:
         """Active first, then later elimination, then lower score (TT-18)."""
-        scores = self.scores()
+        return competition_placements(
+            self.players, lambda a, b: self._standing(a) < self._standing(b))
 
-        def standing(seat: int) -> tuple[int, int, int]:
-            out = self.out_hand[seat]
-            return (0, 0, scores[seat]) if out == 0 else (1, -out, scores[seat])
-
-        return competition_placements(self.players, lambda a, b: standing(a) < standing(b))
+    def _standing(self, seat: int) -> tuple[int, int, int]:
+        """A seat's place in the order of TT-18: still active, else the later it
+        went out the better; then the lower score."""
+        out = self.out_hand[seat]
+        score = self.scores()[seat]
+        return (0, 0, score) if out == 0 else (1, -out, score)
 
     # Observation and JSON ---------------------------------------------------------------
 
@@ -466,231 +422,6 @@ class State(ReferenceState):
             "history": list(self._history),
         }
 
-    @classmethod
-    def from_dict(cls, players: int, params: dict[str, Any], data: dict[str, Any]) -> State:
-        """Rebuild a state from ``to_dict`` output, checking that it is whole."""
-        state = cls.__new__(cls)
-        state.players, state.params = players, params
-        state.rng = SplitMix64(_uint(data, "rng"))
-        state.hand_number = _count(data["hand_number"], "hand_number")
-        state.dealer = _seat(data["dealer"], players, "dealer")
-        state.target_size = _uint(data, "target_size")
-        state.deal_size = _uint(data, "deal_size")
-        state.phase = data["phase"]
-        state.to_act = None if data["to_act"] is None else _seat(data["to_act"], players, "to_act")
-        state.active = [_bool(a, "active") for a in _per_seat(data, "active", players)]
-        state.out_hand = [_count(h, "out_hand") for h in _per_seat(data, "out_hand", players)]
-        piles, hands = _per_seat(data, "score_piles", players), _per_seat(data, "hands", players)
-        state.score_piles = [_cards(p, "score_piles") for p in piles]
-        state.hands = [_cards(h, "hands") for h in hands]
-        state.discards = [_cards(d, "discards") for d in _per_seat(data, "discards", players)]
-        state.stock = _cards(data["stock"], "stock", keep_order=True)
-        state.trick = _trick(data["trick"], players, "trick")
-        if not isinstance(data["tricks"], list):
-            _fail("tricks must be a list")
-        state.tricks = [_trick(t, players, "tricks") for t in data["tricks"]]
-        if len(state.tricks) > MAX_TRICKS:
-            _fail("too many completed tricks")
-        state.last_trick = _trick(data["last_trick"], players, "last_trick")
-        if not isinstance(data["history"], list) or not all(
-            isinstance(a, str) for a in data["history"]
-        ):
-            _fail("history must be a list of actions")
-        state._history = list(data["history"])
-        if [_count(x, "scores") for x in _per_seat(data, "scores", players)] != state.scores():
-            _fail("scores must be the point values of the score piles")
-        _check_whole(state)
-        return state
-
-
-# Loading a state: field readers and the consistency checks ------------------------------
-
-
-def _fail(why: str) -> None:
-    raise InvalidStateError(f"invalid state: {why}")
-
-
-def _uint(data: dict[str, Any], key: str) -> int:
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1 << 64:
-        _fail(f"field {key!r} must be a non-negative integer")
-    return value
-
-
-def _count(value: Any, key: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1 << 32:
-        _fail(f"{key!r} must hold non-negative integers")
-    return value
-
-
-def _bool(value: Any, key: str) -> bool:
-    if not isinstance(value, bool):
-        _fail(f"{key!r} must hold true or false")
-    return value
-
-
-def _seat(value: Any, players: int, key: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
-        _fail(f"{key!r} must be a seat from 0 to {players - 1}")
-    return value
-
-
-def _per_seat(data: dict[str, Any], key: str, players: int) -> list[Any]:
-    if not isinstance(data[key], list) or len(data[key]) != players:
-        _fail(f"{key!r} must have one entry per seat")
-    return data[key]
-
-
-def _cards(value: Any, key: str, keep_order: bool = False) -> list[str]:
-    """A list of card codes; sets must be written in play order, each card once."""
-    if not isinstance(value, list) or not all(c in CANONICAL_DECK for c in value):
-        _fail(f"{key!r} must hold lists of card codes")
-    if len(set(value)) != len(value) or (not keep_order and value != in_play_order(value)):
-        _fail(f"{key!r}: cards must be distinct and in play order")
-    return list(value)
-
-
-def _trick(value: Any, players: int, key: str) -> Optional[dict[str, Any]]:
-    """A trick object: plays of [seat, cards], plus its own seat and card fields."""
-    if value is None:
-        return None
-    fields = {
-        "trick": ("bar", "bar_holder", "leader", "plays"),
-        "tricks": ("leader", "plays", "winner"),
-        "last_trick": ("plays", "scorers"),
-    }[key]
-    if not isinstance(value, dict) or tuple(sorted(value)) != fields:
-        _fail(f"{key!r} must be an object with the fields {', '.join(fields)}")
-    trick: dict[str, Any] = {}
-    if not isinstance(value["plays"], list):
-        _fail(f"{key!r}: plays must be a list")
-    plays = []
-    for play in value["plays"]:
-        if not isinstance(play, list) or len(play) != 2:
-            _fail(f"{key!r}: each play must be [seat, cards]")
-        plays.append([_seat(play[0], players, key), _cards(play[1], key)])
-    if len({seat for seat, _ in plays}) != len(plays):
-        _fail(f"{key!r}: a seat plays once per trick")
-    trick["plays"] = plays
-    for field in ("leader", "winner"):
-        if field in fields:
-            trick[field] = _seat(value[field], players, key)
-    if "bar" in fields:
-        trick["bar"] = _cards(value["bar"], key)
-        holder = value["bar_holder"]
-        trick["bar_holder"] = None if holder is None else _seat(holder, players, key)
-    if "scorers" in fields:
-        if not isinstance(value["scorers"], list):
-            _fail(f"{key!r}: scorers must be a list of seats")
-        trick["scorers"] = [_seat(s, players, key) for s in value["scorers"]]
-        in_order = [seat for seat, _ in plays if seat in trick["scorers"]]
-        if trick["scorers"] != in_order:
-            _fail(f"{key!r}: scorers must be distinct seats of the trick, in play order")
-    return trick
-
-
-def _check_whole(state: State) -> None:
-    """Everything a loaded state must satisfy beyond its field types."""
-    _check_cards(state)
-    _check_seats(state)
-    if state.phase == "discard":
-        _check_discard_phase(state)
-    elif state.phase == "play":
-        _check_play_phase(state)
-    elif state.phase == "game_over":
-        _check_game_over(state)
-    else:
-        _fail(f"unknown phase {state.phase!r}")
-
-
-def _check_cards(state: State) -> None:
-    """The 52 cards, each exactly once: hands, stock, discards, tricks, score piles."""
-    cards = list(state.stock)
-    for seat in range(state.players):
-        cards += state.hands[seat] + state.discards[seat] + state.score_piles[seat]
-    for trick in [*state.tricks, state.trick or {"plays": []}]:
-        cards += [c for _, played in trick["plays"] for c in played]
-    if sorted(cards) != sorted(CANONICAL_DECK):
-        _fail("the cards in hands, stock, discards, tricks and score piles are not the 52 cards")
-
-
-def _check_seats(state: State) -> None:
-    """Active seats have no elimination hand; out seats hold nothing and reached the limit."""
-    limit = state.params["elimination_score"]
-    if state.hand_number < 1 or not 1 <= state.target_size <= 11:
-        _fail("hand_number or target_size out of range")
-    if not 1 <= state.deal_size <= 11:
-        _fail("deal_size out of range")
-    for seat in range(state.players):
-        out = state.out_hand[seat]
-        if state.active[seat] != (out == 0):
-            _fail("a seat is active exactly when out_hand is 0")
-        reached = state.scores()[seat] >= limit
-        if out != 0 and not (out <= state.hand_number and reached):
-            _fail("an eliminated seat must have reached the elimination score in an earlier hand")
-        if out == 0 and reached:
-            _fail("an active seat cannot have reached the elimination score")
-        if out != 0 and (state.hands[seat] or state.discards[seat]):
-            _fail("an eliminated seat holds no cards")
-
-
-def _check_hand_in_progress(state: State) -> list[int]:
-    """Shared by both phases: at least two active seats, one of them to act."""
-    seats = state._seats_after(state.dealer)
-    if len(seats) < 2 or state.to_act not in seats:
-        _fail("a hand needs two active seats, one of them to act")
-    return seats
-
-
-def _check_discard_phase(state: State) -> None:
-    seats = _check_hand_in_progress(state)
-    if state.trick is not None or state.tricks:
-        _fail("no trick is played during the discard phase")
-    waiting = seats[seats.index(state.to_act) + 1 :]
-    if any(state.discards[s] for s in waiting):
-        _fail("a seat that has not had its discard turn has discards")
-    if any(len(state.hands[s]) != state.deal_size for s in seats):
-        _fail("during the discard phase every active hand holds deal_size cards")
-
-
-def _check_play_phase(state: State) -> None:
-    """The trick's plays follow the turn order and agree with its bar; hands are equal."""
-    seats = _check_hand_in_progress(state)
-    trick = state.trick
-    if trick is None or trick["leader"] not in seats:
-        _fail("the play phase needs a trick led by an active seat")
-    order = [trick["leader"], *state._seats_after(trick["leader"])[:-1]]
-    played = [seat for seat, _ in trick["plays"]]
-    if played != order[: len(played)] or len(played) >= len(seats):
-        _fail("the trick's plays must follow the turn order from its leader")
-    if state.to_act != order[len(played)]:
-        _fail("to_act must be the next seat in the trick")
-    bar, holder = [], None
-    for seat, cards in trick["plays"]:
-        if not bar or beats_or_equals(cards, bar):
-            bar, holder = cards, seat
-    if trick["bar"] != bar or trick["bar_holder"] != holder:
-        _fail("the trick's bar and bar_holder do not follow from its plays")
-    sizes = {len(cards) for _, cards in trick["plays"]}
-    waiting = {len(state.hands[s]) for s in order[len(played) :]}
-    done = {len(state.hands[s]) + len(trick["bar"]) for s in played}
-    if len(sizes) > 1 or len(waiting | done) != 1 or 0 in waiting:
-        _fail("hands are not equal in size or the trick's sets differ in size")
-    for past in state.tricks:
-        if sorted(seat for seat, _ in past["plays"]) != sorted(seats):
-            _fail("every completed trick has one play per active seat")
-    for seat in seats:
-        played = sum(len(cs) for t in [*state.tricks, trick] for s, cs in t["plays"] if s == seat)
-        if len(state.hands[seat]) + played != state.deal_size:
-            _fail("each hand and the cards its seat played this hand must make deal_size")
-
-
-def _check_game_over(state: State) -> None:
-    if state.active.count(True) > 1 or state.to_act is not None or state.trick is not None:
-        _fail("a finished game has at most one active seat and nobody to act")
-    if state.tricks or any(state.hands) or any(state.discards):
-        _fail("a finished game has no cards in play")
-
 
 def _copy_trick(trick: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
     if trick is None:
@@ -702,3 +433,51 @@ def _copy_trick(trick: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
             copied[key] = list(copied[key])
     return copied
 
+
+# §8 Variants (config keys, defaults first) --------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatOrRandom:
+    """``first_dealer``: a seat number (checked against N in check_config) or "random"."""
+
+    key: str
+    default: Any = 0
+
+    def check(self, value: Any) -> Any:
+        if value == "random" and isinstance(value, str):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        raise InvalidParamsError(
+            f'{self.key}: must be a seat number or "random", got {_describe(value)}'
+        )
+
+
+VARIANTS = [
+    SeatOrRandom("first_dealer"),
+    Int("first_hand_size", 7, low=2, high=8),
+    Int("elimination_score", 22, low=2, high=30),
+    Choice("follow_rule", ["free_choice", "lowest_only_if_cannot_beat"]),
+    Choice("last_trick_tie", ["all_tied_score", "last_played_wins", "first_played_wins"]),
+    Choice("tied_dealer", ["last", "first"]),
+]
+
+
+def check_config(players: int, params: dict[str, Any]) -> None:
+    """The checks that involve the player count or two keys at once (§8)."""
+    dealer = params["first_dealer"]
+    if dealer != "random" and dealer >= players:
+        raise InvalidParamsError(
+            f'first_dealer: must be a seat from 0 to {players - 1} or "random", '
+            f"got the integer {dealer}"
+        )
+    if params["tied_dealer"] == "first" and params["last_trick_tie"] != "all_tied_score":
+        raise InvalidParamsError(
+            'tied_dealer: "first" is allowed only with last_trick_tie = "all_tied_score"'
+        )
+
+
+def canonical_deck(players: int, params: dict[str, Any]) -> list[str]:
+    """The 52 cards in canonical order: suits C, D, H, S; ranks 2 .. A (§2)."""
+    return list(CANONICAL_DECK)

@@ -42,8 +42,10 @@ POLICIES = ("forfeit", "stop")
 ISOLATIONS = ("process", "inprocess")
 MAX_SEED = (1 << 64) - 1
 
-#: Seats that play as a team, per game id; placements are per team there.
-TEAM_GAMES: dict[str, list[list[int]]] = {"back_alley": [[0, 2], [1, 3]]}
+#: Seats that play as a team, per game id (its declared teams); placements are per team there.
+TEAM_GAMES: dict[str, list[list[int]]] = {
+    g: [list(team) for team in cardref.registry.spec(g).teams]
+    for g in cardref.registry.ids() if cardref.registry.spec(g).teams}
 
 
 class ConfigError(Exception):

@@ -1,197 +1,160 @@
-//! The game ids and the one place that dispatches over games.
+//! The registry of games, one line each, and the one place that dispatches
+//! over them. A game lives in its own folder and declares there what the
+//! generic code needs ([`GameSpec`]); see `docs/architecture.md`, "Adding a
+//! game".
 
-pub mod back_alley;
-pub mod five_alive;
-pub mod hundred;
-pub mod take5;
-pub mod twenty_two;
-
-use crate::game::{Action, Error, Rules};
-use crate::params::Param;
+use crate::game::{Action, Error, Game, GameSpec, Outcome, Rules, StateJson};
+use crate::game::{NativeBots, Playable, Search};
+use crate::params::{check_players, Param, Variant, VariantKeys};
 use crate::rng::SplitMix64;
 use crate::sim::{self, Bot, SearchParams};
 use serde_json::Value;
 
-/// Ids of the games both engines implement, sorted.
-pub const GAME_IDS: &[&str] = &["back_alley", "five_alive", "hundred", "take5", "twenty_two"];
+/// Writes, from the list of registered games: their modules, [`Config`] and
+/// [`AnyState`] with a variant per game, [`GAMES`] and [`GAME_IDS`], and the
+/// `dispatch!` and `dispatch_config!` macros the methods below match with.
+/// Every match is generated from the one list, so no game can lack an arm;
+/// a game that does not implement every trait of [`Playable`] fails to compile.
+/// (`$d` is a `$` for the macros written inside this one.)
+macro_rules! registry {
+    ($d:tt $( $(#[$cfg:meta])* $module:ident :: $Game:ident ),+ $(,)?) => {
+        $( $(#[$cfg])* pub mod $module; )+
 
-/// A game's checked configuration: what `cardref.load` returns on the Rust side.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Config {
-    /// Back Alley (partnership trick-taking with two jokers).
-    BackAlley(back_alley::Params),
-    /// 5 Alive.
-    FiveAlive(five_alive::Params),
-    /// 100 (One Hundred).
-    Hundred(hundred::Params),
-    /// Take 5 (6 nimmt!).
-    Take5(take5::Params),
-    /// Twenty-Two (22).
-    TwentyTwo(twenty_two::Params),
-}
+        /// A game's checked configuration: what `cardref.load` returns on the Rust side.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Config {
+            $( $(#[$cfg])* #[doc = concat!("`", stringify!($module), "`.")]
+            $Game(<$module::$Game as Game>::Params), )+
+        }
 
-/// A state of any game. The states are fixed-size arrays of differing sizes;
-/// they are created once per game and never moved in the hot loop, so they are
-/// not boxed (boxing would add an indirection to every action).
-#[derive(Debug, Clone)]
-#[allow(clippy::large_enum_variant)]
-pub enum AnyState {
-    /// Back Alley (partnership trick-taking with two jokers).
-    BackAlley(back_alley::BackAlley),
-    /// 5 Alive.
-    FiveAlive(five_alive::FiveAlive),
-    /// 100 (One Hundred).
-    Hundred(hundred::Hundred),
-    /// Take 5 (6 nimmt!).
-    Take5(take5::Take5),
-    /// Twenty-Two (22).
-    TwentyTwo(twenty_two::TwentyTwo),
-}
+        /// A state of any game. The states are fixed-size arrays of differing
+        /// sizes; they are created once per game and never moved in the hot
+        /// loop, so they are not boxed (boxing would add an indirection to
+        /// every action).
+        #[derive(Debug, Clone)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum AnyState {
+            $( $(#[$cfg])* #[doc = concat!("`", stringify!($module), "`.")]
+            $Game($module::$Game), )+
+        }
 
-/// Calls `$body` with `$s` bound to the inner state, whatever the game.
-macro_rules! dispatch {
-    ($state:expr, $s:ident => $body:expr) => {
-        match $state {
-            AnyState::BackAlley($s) => $body,
-            AnyState::FiveAlive($s) => $body,
-            AnyState::Hundred($s) => $body,
-            AnyState::Take5($s) => $body,
-            AnyState::TwentyTwo($s) => $body,
+        /// Every registered game's declaration, sorted by id.
+        pub const GAMES: &[GameSpec] = &[$( $(#[$cfg])* <$module::$Game as Game>::SPEC, )+];
+
+        /// Ids of the registered games, sorted.
+        pub const GAME_IDS: &[&str] = &[$( $(#[$cfg])* <$module::$Game as Game>::SPEC.id, )+];
+
+        $(
+            $(#[$cfg])*
+            impl From<$module::$Game> for AnyState {
+                fn from(state: $module::$Game) -> Self {
+                    AnyState::$Game(state)
+                }
+            }
+        )+
+
+        /// Calls `$body` with `$s` bound to the inner state and `$T` to its type.
+        macro_rules! dispatch {
+            ($d state:expr, $d s:ident : $d T:ident => $d body:expr) => {
+                match $d state {
+                    $( $(#[$cfg])* AnyState::$Game($d s) => {
+                        #[allow(dead_code)]
+                        type $d T = $module::$Game;
+                        $d body
+                    } )+
+                }
+            };
+        }
+
+        /// Calls `$body` with `$p` bound to the params and `$T` to the game's state type.
+        macro_rules! dispatch_config {
+            ($d config:expr, $d p:ident : $d T:ident => $d body:expr) => {
+                match $d config {
+                    $( $(#[$cfg])* Config::$Game($d p) => {
+                        #[allow(dead_code)]
+                        type $d T = $module::$Game;
+                        $d body
+                    } )+
+                }
+            };
+        }
+
+        /// Reads the configuration of the game `id`.
+        fn parse_config(id: &str, players: i64, variant: Vec<(String, Param)>) -> Result<Config, Error> {
+            $(
+                $(#[$cfg])*
+                if id == <$module::$Game as Game>::SPEC.id {
+                    return Ok(Config::$Game(parse_params::<$module::$Game>(players, variant)?));
+                }
+            )+
+            Err(Error::UnknownGame { id: id.to_string() })
         }
     };
 }
 
-/// Same as `dispatch!`, for a `$body` that returns `Result<Self, Error>` of the
-/// inner type: wraps the result back into the same `AnyState` variant.
-macro_rules! dispatch_same {
-    ($state:expr, $s:ident => $body:expr) => {
-        match $state {
-            AnyState::BackAlley($s) => AnyState::BackAlley($body?),
-            AnyState::FiveAlive($s) => AnyState::FiveAlive($body?),
-            AnyState::Hundred($s) => AnyState::Hundred($body?),
-            AnyState::TwentyTwo($s) => AnyState::TwentyTwo($body?),
-            AnyState::Take5($s) => AnyState::Take5($body?),
-            // A game merged without an arm here: it has no determinization yet.
-            #[allow(unreachable_patterns)]
-            _ => {
-                return Err(Error::InvalidState {
-                    message: "this game has no determinization yet".into(),
-                })
-            }
-        }
-    };
+// The registered games, sorted by id: one line each.
+registry! {$
+    back_alley::BackAlley,
+    five_alive::FiveAlive,
+    #[cfg(feature = "test-game")]
+    high_card::HighCard,
+    hundred::Hundred,
+    take5::Take5,
+    twenty_two::TwentyTwo,
 }
 
-/// Same as `dispatch!`, but also binds `$T` to the state's type, for associated functions.
-macro_rules! dispatch_type {
-    ($state:expr, $T:ident => $body:expr) => {
-        match $state {
-            AnyState::BackAlley(_) => {
-                type $T = back_alley::BackAlley;
-                $body
-            }
-            AnyState::FiveAlive(_) => {
-                type $T = five_alive::FiveAlive;
-                $body
-            }
-            AnyState::Hundred(_) => {
-                type $T = hundred::Hundred;
-                $body
-            }
-            AnyState::Take5(_) => {
-                type $T = take5::Take5;
-                $body
-            }
-            AnyState::TwentyTwo(_) => {
-                type $T = twenty_two::TwentyTwo;
-                $body
-            }
-        }
-    };
+/// Checks the player count against the game's declaration, then its keys.
+pub fn parse_params<G: Playable>(
+    players: i64,
+    variant: Vec<(String, Param)>,
+) -> Result<G::Params, Error> {
+    let spec = G::SPEC;
+    let players = check_players(players, spec.min_players, spec.max_players)?;
+    let params = G::Params::read(players, variant)?;
+    params.check_config()?;
+    Ok(params)
+}
+
+/// The declarations as JSON, in registry order (for the Python binding).
+pub fn specs_json() -> Value {
+    Value::Array(GAMES.iter().map(GameSpec::to_json).collect())
 }
 
 impl Config {
     /// Checks the game id, the player count and the variant keys.
     pub fn new(game: &str, players: i64, variant: Vec<(String, Param)>) -> Result<Self, Error> {
-        match game {
-            "back_alley" => Ok(Config::BackAlley(back_alley::Params::parse(
-                players, variant,
-            )?)),
-            "five_alive" => Ok(Config::FiveAlive(five_alive::Params::parse(
-                players, variant,
-            )?)),
-            "hundred" => Ok(Config::Hundred(hundred::Params::parse(players, variant)?)),
-            "take5" => Ok(Config::Take5(take5::Params::parse(players, variant)?)),
-            "twenty_two" => Ok(Config::TwentyTwo(twenty_two::Params::parse(
-                players, variant,
-            )?)),
-            _ => Err(Error::UnknownGame {
-                id: game.to_string(),
-            }),
-        }
+        parse_config(game, players, variant)
+    }
+
+    /// The game's declaration.
+    pub fn spec(&self) -> &'static GameSpec {
+        dispatch_config!(self, _p: T => &T::SPEC)
     }
 
     /// The game id.
     pub fn id(&self) -> &'static str {
-        match self {
-            Config::BackAlley(_) => back_alley::BackAlley::ID,
-            Config::FiveAlive(_) => five_alive::FiveAlive::ID,
-            Config::Hundred(_) => hundred::Hundred::ID,
-            Config::Take5(_) => take5::Take5::ID,
-            Config::TwentyTwo(_) => twenty_two::TwentyTwo::ID,
-        }
+        self.spec().id
     }
 
     /// Seats at the table.
     pub fn players(&self) -> usize {
-        match self {
-            Config::BackAlley(_) => back_alley::PLAYERS,
-            Config::FiveAlive(p) => p.players,
-            Config::Hundred(p) => p.players,
-            Config::Take5(p) => p.players,
-            Config::TwentyTwo(p) => p.players,
-        }
+        dispatch_config!(self, p: T => p.players())
     }
 
     /// The effective variant values, every key present.
     pub fn params_json(&self) -> Value {
-        match self {
-            Config::BackAlley(p) => p.to_json(),
-            Config::FiveAlive(p) => p.to_json(),
-            Config::Hundred(p) => p.to_json(),
-            Config::Take5(p) => p.to_json(),
-            Config::TwentyTwo(p) => p.to_json(),
-        }
+        dispatch_config!(self, p: T => p.to_json())
     }
 
     /// The cards in play, canonical order (what an explicit deck must permute).
     pub fn canonical_deck(&self) -> Vec<String> {
-        match self {
-            Config::BackAlley(p) => p.canonical_deck(),
-            Config::FiveAlive(p) => p.canonical_deck(),
-            Config::Hundred(p) => p.canonical_deck(),
-            Config::Take5(p) => p.canonical_deck(),
-            Config::TwentyTwo(_) => twenty_two::canonical_deck(),
-        }
+        dispatch_config!(self, p: T => p.canonical_deck())
     }
 
     /// A new game from `seed`, with an optional explicit first deck (top card first).
+    #[allow(clippy::clone_on_copy)] // one arm per game; some games' params are Copy
     pub fn new_state(&self, seed: u64, deck: Option<&[String]>) -> Result<AnyState, Error> {
-        match self {
-            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::new(
-                p.clone(),
-                seed,
-                deck,
-            )?)),
-            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::new(
-                *p, seed, deck,
-            )?)),
-            Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::new(*p, seed, deck)?)),
-            Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::new(*p, seed, deck)?)),
-            Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::new(
-                *p, seed, deck,
-            )?)),
-        }
+        dispatch_config!(self, p: T => T::new_state(p.clone(), seed, deck).map(AnyState::from))
     }
 
     /// The next game of a batch, dealt from `seed` into the state `slot`
@@ -212,36 +175,24 @@ impl Config {
     }
 
     /// Loads a state written by `to_json` (by either engine) for this configuration.
+    #[allow(clippy::clone_on_copy)] // one arm per game; some games' params are Copy
     pub fn state_from_json(&self, text: &str) -> Result<AnyState, Error> {
         let value: Value = serde_json::from_str(text).map_err(|e| Error::InvalidState {
             message: format!("not JSON: {e}"),
         })?;
-        match self {
-            Config::BackAlley(p) => Ok(AnyState::BackAlley(back_alley::BackAlley::from_json(
-                p.clone(),
-                &value,
-            )?)),
-            Config::FiveAlive(p) => Ok(AnyState::FiveAlive(five_alive::FiveAlive::from_json(
-                *p, &value,
-            )?)),
-            Config::Hundred(p) => Ok(AnyState::Hundred(hundred::Hundred::from_json(*p, &value)?)),
-            Config::Take5(p) => Ok(AnyState::Take5(take5::Take5::from_json(*p, &value)?)),
-            Config::TwentyTwo(p) => Ok(AnyState::TwentyTwo(twenty_two::TwentyTwo::from_json(
-                *p, &value,
-            )?)),
-        }
+        dispatch_config!(self, p: T => T::from_json(p.clone(), &value).map(AnyState::from))
     }
 }
 
 impl AnyState {
     /// Seat to act, or `None` once the game is over.
     pub fn current_player(&self) -> Option<usize> {
-        dispatch!(self, s => s.current_player())
+        dispatch!(self, s: _T => s.current_player())
     }
 
     /// Appends the legal action codes.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        dispatch!(self, s => s.legal_actions(out))
+        dispatch!(self, s: _T => s.legal_actions(out))
     }
 
     /// The legal actions as canonical strings.
@@ -253,24 +204,24 @@ impl AnyState {
 
     /// The canonical text of an action code of this game.
     pub fn action_text(&self, action: Action) -> String {
-        dispatch_type!(self, T => T::action_text(action))
+        dispatch!(self, _s: T => T::action_text(action))
     }
 
     /// Appends the canonical text of an action code to `out`, so a caller
     /// writing many texts can reuse one buffer instead of allocating each.
     pub fn write_action_text(&self, action: Action, out: &mut String) {
-        dispatch_type!(self, T => T::write_action(action, out))
+        dispatch!(self, _s: T => T::write_action(action, out))
     }
 
     /// Validates and applies an action given as text; illegal leaves the state unchanged.
     pub fn apply(&mut self, text: &str) -> Result<(), Error> {
-        dispatch!(self, s => s.apply_checked(text))
+        dispatch!(self, s: _T => s.apply_checked(text))
     }
 
     /// How many legal actions there are, without writing their texts.
     /// `buf` is scratch space.
     pub fn legal_count(&self, buf: &mut Vec<Action>) -> usize {
-        dispatch!(self, s => s.legal_count(buf))
+        dispatch!(self, s: _T => s.legal_count(buf))
     }
 
     /// Applies the `index`-th of the legal actions (from 0, in the order of
@@ -281,7 +232,7 @@ impl AnyState {
     /// the state unchanged.
     pub fn apply_legal(&mut self, index: i64, count: usize, buf: &[Action]) -> Result<(), Error> {
         if let Some(i) = usize::try_from(index).ok().filter(|&i| i < count) {
-            let action = dispatch!(self, s => s.legal_at(i, buf));
+            let action = dispatch!(self, s: _T => s.legal_at(i, buf));
             self.apply_unchecked(action);
             return Ok(());
         }
@@ -293,7 +244,7 @@ impl AnyState {
             ),
         };
         Err(Error::IllegalAction {
-            game: dispatch_type!(self, T => T::ID),
+            game: dispatch!(self, _s: T => T::SPEC.id),
             seat: self.current_player(),
             action: format!("legal action {index}"),
             reason,
@@ -302,37 +253,37 @@ impl AnyState {
 
     /// Applies an action code known to be legal.
     pub fn apply_unchecked(&mut self, action: Action) {
-        dispatch!(self, s => s.apply_unchecked(action))
+        dispatch!(self, s: _T => s.apply_unchecked(action))
     }
 
     /// True once the game is over.
     pub fn is_terminal(&self) -> bool {
-        dispatch!(self, s => s.is_terminal())
+        dispatch!(self, s: _T => s.is_terminal())
     }
 
     /// The game's own tally per seat.
     pub fn scores(&self) -> Vec<i64> {
-        dispatch!(self, s => s.scores())
+        dispatch!(self, s: _T => s.scores())
     }
 
     /// Placements once the game is over.
     pub fn placements(&self) -> Option<Vec<u32>> {
-        dispatch!(self, s => s.placements())
+        dispatch!(self, s: _T => s.placements())
     }
 
     /// What `seat` may know.
     pub fn observation(&self, seat: usize) -> Value {
-        dispatch!(self, s => s.observation(seat))
+        dispatch!(self, s: _T => s.observation(seat))
     }
 
     /// The canonical JSON text of the whole state.
     pub fn to_json(&self) -> String {
-        dispatch!(self, s => s.to_json()).to_string()
+        dispatch!(self, s: _T => s.to_json()).to_string()
     }
 
     /// The actions applied so far, as text.
     pub fn history(&self) -> Vec<String> {
-        let codes: &[Action] = dispatch!(self, s => s.history());
+        let codes: &[Action] = dispatch!(self, s: _T => s.history());
         codes.iter().map(|&a| self.action_text(a)).collect()
     }
 }
@@ -341,18 +292,18 @@ impl AnyState {
 impl AnyState {
     /// The action codes applied so far.
     pub fn history_codes(&self) -> &[Action] {
-        dispatch!(self, s => s.history())
+        dispatch!(self, s: _T => s.history())
     }
 
-    /// True if the game has a native heuristic bot.
-    pub fn has_heuristic(&self) -> bool {
-        dispatch_type!(self, T => T::HAS_HEURISTIC)
+    /// The game's declaration.
+    pub fn spec(&self) -> &'static GameSpec {
+        dispatch!(self, _s: T => &T::SPEC)
     }
 
     /// A new game of this configuration from `seed` in place, reusing this
-    /// state's allocations where the game can (see [`Rules::restart`]).
+    /// state's allocations where the game can (see [`NativeBots::restart`]).
     pub fn restart(&mut self, config: &Config, seed: u64) -> Result<(), Error> {
-        if !dispatch!(self, s => s.restart(seed)) {
+        if !dispatch!(self, s: _T => s.restart(seed)) {
             *self = config.new_state(seed, None)?;
         }
         Ok(())
@@ -360,19 +311,19 @@ impl AnyState {
 
     /// Plays to the end with one native bot per seat; returns the actions applied.
     pub fn play_out(&mut self, bots: &[Bot], rng: &mut SplitMix64) -> u64 {
-        dispatch!(self, s => sim::play_out(s, bots, rng))
+        dispatch!(self, s: _T => sim::play_out(s, bots, rng))
     }
 
     /// The action native bot `bot` chooses now (the game must not be over).
     pub fn bot_action(&self, bot: Bot, rng: &mut SplitMix64) -> Action {
         let mut buf = Vec::new();
-        dispatch!(self, s => sim::bot_action(bot, s, rng, &mut buf))
+        dispatch!(self, s: _T => sim::bot_action(bot, s, rng, &mut buf))
     }
 
     /// A state `seat` cannot tell apart from this one, hidden cards dealt anew.
     pub fn resample(&self, seat: usize, seed: u64) -> Result<AnyState, Error> {
         let mut rng = SplitMix64::new(seed);
-        Ok(dispatch_same!(self, s => s.resample(seat, &mut rng)))
+        dispatch!(self, s: _T => s.resample(seat, &mut rng).map(AnyState::from))
     }
 
     /// `count` states consistent with `observation` (a seat's view of a state
@@ -386,7 +337,7 @@ impl AnyState {
         let mut rng = SplitMix64::new(seed);
         (0..count)
             .map(|_| {
-                Ok(dispatch_same!(self, s => s.sample_from_observation(observation, &mut rng)))
+                dispatch!(self, s: _T => s.sample_from_observation(observation, &mut rng).map(AnyState::from))
             })
             .collect()
     }
@@ -402,7 +353,7 @@ impl AnyState {
     ) -> Result<Action, Error> {
         let mut rng = SplitMix64::new(seed);
         let seat = observation["seat"].as_u64().unwrap_or(0) as usize;
-        dispatch!(self, s => {
+        dispatch!(self, s: _T => {
             let root = s.sample_from_observation(observation, &mut rng)?;
             if root.current_player() != Some(seat) {
                 return Err(Error::InvalidState {
@@ -419,7 +370,7 @@ impl AnyState {
 
     /// Bytes of the state's fixed part (`std::mem::size_of` of the game's state type).
     pub fn size_of(&self) -> usize {
-        dispatch!(self, s => std::mem::size_of_val(s))
+        dispatch!(self, s: _T => std::mem::size_of_val(s))
     }
 }
 
@@ -453,12 +404,12 @@ pub fn random_playouts(config: &Config, games: u64, seed: u64) -> Result<Playout
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{pick, Rules};
+    use crate::game::pick;
 
     /// Draws `random_action` many times at `state` (`draws` per legal action):
     /// every draw must be legal and, for a short legal list, every legal
     /// action must come up (a missed one has odds below 1e-15).
-    fn check_random_draws<G: Rules>(state: &G, rng: &mut SplitMix64, draws: usize) {
+    fn check_random_draws<G: Playable>(state: &G, rng: &mut SplitMix64, draws: usize) {
         let mut legal = Vec::new();
         state.legal_actions(&mut legal);
         let mut seen = vec![false; legal.len()];
@@ -466,16 +417,64 @@ mod tests {
         for _ in 0..draws * legal.len().min(16) {
             let a = state.random_action(rng, &mut buf);
             let i = legal.iter().position(|&l| l == a);
-            let i = i.unwrap_or_else(|| panic!("{}: drew illegal {}", G::ID, G::action_text(a)));
+            let i =
+                i.unwrap_or_else(|| panic!("{}: drew illegal {}", G::SPEC.id, G::action_text(a)));
             seen[i] = true;
         }
         if legal.len() <= 16 {
             assert!(
                 seen.iter().all(|&s| s),
                 "{}: a legal action never drawn",
-                G::ID
+                G::SPEC.id
             );
         }
+    }
+
+    #[test]
+    fn the_registry_lists_each_game_once_in_id_order() {
+        assert!(GAME_IDS.windows(2).all(|w| w[0] < w[1]), "{GAME_IDS:?}");
+        for (spec, id) in GAMES.iter().zip(GAME_IDS) {
+            assert_eq!(spec.id, *id);
+            let config = Config::new(id, spec.default_players as i64, vec![]).unwrap();
+            assert_eq!((config.id(), config.spec()), (*id, spec));
+        }
+        assert!(matches!(
+            Config::new("take6", 4, vec![]),
+            Err(Error::UnknownGame { .. })
+        ));
+    }
+
+    /// A game declares what it offers, and the generic code trusts it: a
+    /// declared search bot resamples, a declared heuristic plays; a game
+    /// without them has them refused, naming it.
+    #[test]
+    fn the_declared_capabilities_are_what_the_games_do() {
+        for spec in GAMES {
+            let n = spec.default_players;
+            let config = Config::new(spec.id, n as i64, vec![]).unwrap();
+            let state = config.new_state(1, None).unwrap();
+            match state.resample(0, 1) {
+                Ok(r) => assert!(spec.search && r.observation(0) == state.observation(0)),
+                Err(e) => assert!(
+                    !spec.search && e.to_string().contains(spec.id),
+                    "{}: {e}",
+                    spec.id
+                ),
+            }
+            let heuristic = sim::simulate(&config, &vec![Bot::Heuristic; n], 2, 1, 1, false);
+            match heuristic {
+                Ok(t) => assert!(spec.heuristic && t.games == 2, "{}", spec.id),
+                Err(e) => assert!(
+                    !spec.heuristic && e.to_string().contains(spec.id),
+                    "{}: {e}",
+                    spec.id
+                ),
+            }
+        }
+        assert!(
+            GAMES.iter().any(|g| !g.search && !g.heuristic),
+            "the test-only game declares neither"
+        );
     }
 
     #[test]
@@ -498,19 +497,26 @@ mod tests {
         }
     }
 
+    /// Each game's smallest, typical and largest table that its default
+    /// variant allows (100 seats two only with `allow_two_players`).
+    fn tables() -> Vec<(&'static str, i64)> {
+        let mut tables = Vec::new();
+        for spec in GAMES {
+            let mut sizes = vec![spec.min_players, spec.default_players, spec.max_players];
+            sizes.dedup();
+            for players in sizes {
+                if Config::new(spec.id, players as i64, vec![]).is_ok() {
+                    tables.push((spec.id, players as i64));
+                }
+            }
+        }
+        tables
+    }
+
     #[test]
     fn every_random_bot_draws_only_and_every_legal_action() {
-        let tables = [
-            ("back_alley", 4),
-            ("five_alive", 2),
-            ("five_alive", 6),
-            ("hundred", 3),
-            ("hundred", 5),
-            ("take5", 2),
-            ("take5", 10),
-            ("twenty_two", 3),
-            ("twenty_two", 5),
-        ];
+        let tables = tables();
+        assert!(tables.len() >= 2 * GAMES.len());
         for (game, players) in tables {
             let config = Config::new(game, players, vec![]).expect(game);
             for seed in 0..3 {
@@ -520,9 +526,9 @@ mod tests {
                 let mut step = 0;
                 while state.current_player().is_some() {
                     if step % 7 == 0 {
-                        dispatch!(&state, s => check_random_draws(s, &mut rng, 40));
+                        dispatch!(&state, s: _T => check_random_draws(s, &mut rng, 40));
                     }
-                    let a = dispatch!(&state, s => s.random_action(&mut rng, &mut buf));
+                    let a = dispatch!(&state, s: _T => s.random_action(&mut rng, &mut buf));
                     state.apply_unchecked(a);
                     step += 1;
                 }
