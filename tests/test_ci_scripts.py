@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "ci-system-deps.sh"
-NEEDED = {"chromium", "bubblewrap", "python3-venv"}
+NEEDED = {"chromium", "bubblewrap", "python3-venv", "openssl"}
 
 
 def _run(tmp_path: Path, installed: set[str], dpkg: bool = True) -> tuple[int, list[str], str]:
