@@ -45,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file", type=Path, help="a tournament's results file (.sqlite)")
     p.add_argument("--format", choices=FORMATS, default="md", help="output format (default: md)")
     p.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
+    p.add_argument("--no-tracebacks", action="store_true",
+                   help="leave the bots' tracebacks out (they show source lines)")
     sub.add_parser("bench", help="engine speed; with --referee the referee's overhead "
                    "(cardref bench --help)", add_help=False)
     return parser
@@ -282,10 +284,14 @@ def _replay(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from .tournament.report import render
     from .tournament.stats import results as results_from_store
+    from .tournament.stats import without_tracebacks
     from .tournament.store import open_existing
 
     with open_existing(args.file) as store:
-        text = render(results_from_store(store), args.format)
+        results = results_from_store(store)
+    if args.no_tracebacks:
+        results = without_tracebacks(results)
+    text = render(results, args.format)
     if args.output is None:
         sys.stdout.write(text)
     else:

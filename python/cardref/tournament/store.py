@@ -2,8 +2,10 @@
 
 It holds the config as given (and its fingerprint), the schedule, and for
 every finished game its key, seed, seating, statuses, result and every action
-with the time it took. Each game is committed in one transaction, so a killed
-run loses at most the games in flight, and a rerun skips what is stored.
+with the time it took; per seat, a failed bot's traceback and the tail of its
+standard error (``seat_logs``, only for seats that have either). Each game is
+committed in one transaction, so a killed run loses at most the games in
+flight, and a rerun skips what is stored.
 
 Seeds are stored as decimal text: SQLite integers are signed 64-bit and a
 seed may be as large as 2**64 - 1.
@@ -41,6 +43,9 @@ CREATE TABLE IF NOT EXISTS actions (
     game TEXT NOT NULL REFERENCES games(key), step INTEGER NOT NULL, seat INTEGER NOT NULL,
     actor TEXT NOT NULL, action TEXT NOT NULL, seconds REAL NOT NULL,
     PRIMARY KEY (game, step));
+CREATE TABLE IF NOT EXISTS seat_logs (
+    game TEXT NOT NULL REFERENCES games(key), seat INTEGER NOT NULL, traceback TEXT,
+    stderr TEXT, PRIMARY KEY (game, seat));
 """
 
 
@@ -173,6 +178,9 @@ class Store:
                 [(record.key, i, seat, actor, action, seconds, used) for i, ((seat, actor,
                  action, seconds), used) in enumerate(zip(record.actions, cpu))],
             )
+            self.db.executemany(
+                "INSERT INTO seat_logs (game, seat, traceback, stderr) VALUES (?, ?, ?, ?)",
+                _seat_logs(record))
 
     def games(self) -> list[dict[str, Any]]:
         """Finished games in schedule order, with their deal group."""
@@ -181,13 +189,23 @@ class Store:
             "g.engine_placements, g.placements, g.scores, g.seconds FROM games g "
             "JOIN schedule s ON s.key = g.key ORDER BY s.ord"
         )
-        return [
+        games = [
             {"key": k, "group": grp, "lineup": li, "seed": int(seed),
              "seating": json.loads(seating), "statuses": json.loads(statuses),
              "messages": json.loads(messages), "engine_placements": json.loads(ep),
              "placements": json.loads(pl), "scores": json.loads(sc), "seconds": secs}
             for k, grp, li, seed, seating, statuses, messages, ep, pl, sc, secs in rows
         ]
+        logs: dict[str, dict[int, tuple[Optional[str], Optional[str]]]] = {}
+        for key, seat, trace, err in self.db.execute(
+                "SELECT game, seat, traceback, stderr FROM seat_logs"):
+            logs.setdefault(key, {})[seat] = (trace, err)
+        for game in games:
+            mine = logs.get(game["key"], {})
+            seats = range(len(game["seating"]))
+            game["tracebacks"] = [mine.get(seat, (None, None))[0] for seat in seats]
+            game["stderr"] = [mine.get(seat, (None, None))[1] for seat in seats]
+        return games
 
     def game(self, key: str) -> Optional[dict[str, Any]]:
         for game in self.games():
@@ -209,6 +227,15 @@ class Store:
 
     def bot_names(self) -> list[str]:
         return [row[0] for row in self.db.execute("SELECT name FROM bots ORDER BY idx")]
+
+
+def _seat_logs(record: GameRecord) -> list[tuple[str, int, Optional[str], Optional[str]]]:
+    """The seat_logs rows of a record: seats with a traceback or standard error."""
+    seats = len(record.seating)
+    traces = record.tracebacks or [None] * seats
+    errors = record.stderr or [None] * seats
+    return [(record.key, seat, trace, err)
+            for seat, (trace, err) in enumerate(zip(traces, errors)) if trace or err]
 
 
 def open_existing(path: Path | str) -> Store:
