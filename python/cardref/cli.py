@@ -41,6 +41,13 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("file", type=Path, help="a tournament's results file (.sqlite)")
     r.add_argument("game", help="the game's key, e.g. g0-l0-s1")
     r.add_argument("--steps", action="store_true", help="show every action")
+    r.add_argument("--seat", type=int, metavar="N",
+                   help="show each observation seat N was sent, its legal actions and its answer")
+    r.add_argument("--html", type=Path, metavar="OUT.html",
+                   help="also write the game as a page to step through (one self-contained file)")
+    r.add_argument("--force", action="store_true",
+                   help="replay even a game whose deal is still to be played by other seatings "
+                   "(organisers only: it reveals that deal)")
     p = sub.add_parser("report", help="publish a results file")
     p.add_argument("file", type=Path, help="a tournament's results file (.sqlite)")
     p.add_argument("--format", choices=FORMATS, default="md", help="output format (default: md)")
@@ -229,6 +236,7 @@ def _replay(args: argparse.Namespace) -> int:
 
     import cardref
 
+    from . import replaying
     from .tournament.store import open_existing
 
     with open_existing(args.file) as store:
@@ -238,6 +246,9 @@ def _replay(args: argparse.Namespace) -> int:
             sample = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
             raise UsageError(f"{args.file}: no finished game {args.game!r}; "
                              f"{len(keys)} finished games: {sample or 'none'}")
+        problem = None if args.force else replaying.reveal_problem(store, args.game)
+        if problem:
+            raise UsageError(problem)
         meta = store.meta()
         actions = store.actions(args.game)
         cpu = store.cpu_seconds(args.game)
@@ -245,9 +256,15 @@ def _replay(args: argparse.Namespace) -> int:
                           **json.loads(meta["params"]))
     state = engine.new_state(seed=game["seed"])
     seating = game["seating"]
+    if args.seat is not None and not 0 <= args.seat < len(seating):
+        raise UsageError(f"--seat must be a seat of this game, 0 to {len(seating) - 1}; "
+                         f"got {args.seat}")
     print(f"game {game['key']}: {meta['game']}, seed {game['seed']}, seating "
           + ", ".join(f"{seat}={name}" for seat, name in enumerate(seating)))
     for step, (seat, actor, action, seconds) in enumerate(actions):
+        if seat == args.seat and state.current_player() == seat:
+            print("\n".join(replaying.seat_lines(step, state, seat, seating[seat], actor,
+                                                 action, seconds)))
         if state.current_player() != seat:
             print(f"step {step}: stored seat {seat} is not the player to act "
                   f"({state.current_player()})")
@@ -273,6 +290,10 @@ def _replay(args: argparse.Namespace) -> int:
             and list(state.scores()) == game["scores"] and final == game["placements"])
     print(f"scores {list(state.scores())}, engine placements {list(state.placements())}, "
           f"final placements {final}, statuses {game['statuses']}")
+    for line in replaying.failure_lines(game):
+        print(line)
+    if args.html is not None:
+        print(f"page: {replaying.write_replay_page(meta, game, actions, args.html)}")
     if not same:
         print(f"MISMATCH: stored scores {game['scores']}, engine placements "
               f"{game['engine_placements']}, final placements {game['placements']}")

@@ -120,6 +120,18 @@ def test_reports_carry_tracebacks_unless_left_out(failing, make_config, capsys):
         assert "raised KeyError" in md and "raised KeyError" in page
 
 
+def test_replay_shows_the_traceback_and_standard_error(failing, make_config, capsys):
+    games = _run(failing, make_config, "")
+    capsys.readouterr()
+    key = next(g["key"] for g in games if g["seating"].index("folder") == 1)
+    assert main(["replay", str(failing / "tb.sqlite"), key]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 (folder) failed: error: raised KeyError: 'cards'" in out
+    assert '    File "helper.py", line 3, in pick' in out
+    assert "seat 1 (folder) standard error, its last part:" in out
+    assert "  | about to pick \\x1b[31mred\\x1b[0m" in out
+
+
 def test_a_results_file_from_before_tracebacks_still_loads(failing, make_config, capsys):
     _run(failing, make_config, "")
     results = failing / "tb.sqlite"
@@ -135,6 +147,7 @@ def test_a_results_file_from_before_tracebacks_still_loads(failing, make_config,
     assert main(["report", str(results), "--format", "md"]) == 0
     md = capsys.readouterr().out
     assert "raised KeyError" in md and "## Tracebacks" not in md
+    assert main(["replay", str(results), games[0]["key"]]) == 0
 
 
 def _serve(path, *requests):
