@@ -56,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="leave the bots' tracebacks out (they show source lines)")
     sub.add_parser("bench", help="engine speed; with --referee the referee's overhead "
                    "(cardref bench --help)", add_help=False)
+    from . import localmatch
+
+    localmatch.add_arguments(sub.add_parser(
+        "match", help="play bots against each other here, no sandbox (the edit-run loop)",
+        description=localmatch.__doc__.split("\n")[0]))
     return parser
 
 
@@ -90,6 +95,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     if argv[:1] == ["bench"]:
         return _bench(argv[1:])
     args = _parser().parse_args(argv)
+    from .localmatch import MatchError
     from .tournament.config import ConfigError
     from .tournament.store import StoreError
 
@@ -98,8 +104,12 @@ def main(argv: Optional[list[str]] = None) -> int:
             return _tournament(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "match":
+            from .localmatch import run
+
+            return run(args)
         return _report(args)
-    except (ConfigError, StoreError, UsageError) as e:
+    except (ConfigError, StoreError, UsageError, MatchError) as e:
         for line in str(e).splitlines():  # a config error may list several problems
             print(f"cardref {args.command}: error: {line}", file=sys.stderr)
         return 2
