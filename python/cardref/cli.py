@@ -56,11 +56,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="leave the bots' tracebacks out (they show source lines)")
     sub.add_parser("bench", help="engine speed; with --referee the referee's overhead "
                    "(cardref bench --help)", add_help=False)
-    from . import localmatch
+    from . import localmatch, play
 
     localmatch.add_arguments(sub.add_parser(
         "match", help="play bots against each other here, no sandbox (the edit-run loop)",
         description=localmatch.__doc__.split("\n")[0]))
+    play.add_arguments(sub.add_parser(
+        "play", help="take a seat yourself against bots, in the terminal",
+        description=play.__doc__.split("\n")[0]))
     return parser
 
 
@@ -108,6 +111,10 @@ def main(argv: Optional[list[str]] = None) -> int:
             from .localmatch import run
 
             return run(args)
+        if args.command == "play":
+            from .play import run as play
+
+            return play(args)
         return _report(args)
     except (ConfigError, StoreError, UsageError, MatchError) as e:
         for line in str(e).splitlines():  # a config error may list several problems
