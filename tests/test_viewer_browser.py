@@ -149,7 +149,7 @@ def _check(game: str, players: int, record: dict, states: list, actions: list,
         assert record["answer"] == actions[k][2], record["label"]
     if k and record["view"] == "full":
         seat, _, action, _ = actions[k - 1]
-        assert record["current"] == f"{names[seat]}: {action}"
+        assert record["current"] == f"[{seat}] {names[seat]}: {action}"
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

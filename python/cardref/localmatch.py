@@ -37,8 +37,9 @@ import cardref
 from .bots import BotLoadError
 from .bots.command import CommandBot, CommandBotFailed
 from .bots.naming import HELP, BotSpecError, make, parse_bots
-from .tournament.config import TEAM_GAMES
-from .tournament.schedule import bot_seed, deal_seed, lineups, seatings
+
+# The tournament's modules (its schedule, its statistics) are imported where
+# they are used: the command line builds this module's options at every start.
 
 Factory = Callable[[], Any]
 
@@ -161,6 +162,8 @@ def schedule(names: list[str], players: int, games: Optional[int],
              teams: Optional[list[list[int]]]) -> list[tuple[int, tuple[str, ...]]]:
     """(deal, seating) of every game: a tournament's lineups and seatings,
     deal by deal; by default one deal in every seating."""
+    from .tournament.schedule import lineups, seatings
+
     per_deal = [s for lineup in lineups(names, players) for s in seatings(lineup, "auto", teams)]
     count = len(per_deal) if games is None else games
     return [(i // len(per_deal), per_deal[i % len(per_deal)]) for i in range(count)]
@@ -179,6 +182,8 @@ class GameInPlay:
 
     def open(self, factories: dict[str, Factory], key: str) -> None:
         """Make each seat's bot and start it, as the referee does."""
+        from .tournament.schedule import bot_seed
+
         engine, record = self.engine, self.record
         for seat, name in enumerate(record.seating):
             self.bots.append(self._call(seat, "Bot()", factories[name]))
@@ -247,6 +252,9 @@ def play(game: str, factories: dict[str, Factory], *, players: int, games: Optio
          seed: int, engine: str, variant: dict[str, Any],
          on_game: Optional[Callable[[MatchGame], None]] = None) -> MatchResult:
     """Play the match; ``on_game`` hears each finished game. Raises BotError."""
+    from .tournament.config import TEAM_GAMES
+    from .tournament.schedule import deal_seed
+
     loaded = cardref.load(game, players, engine=engine, **variant)
     teams = TEAM_GAMES.get(game)
     names = list(factories)

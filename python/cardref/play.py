@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from collections import defaultdict
 from typing import Any, Optional
@@ -35,7 +36,6 @@ from .localmatch import (
     table_size,
     variant_of,
 )
-from .tournament.schedule import deal_seed
 
 YOU = "you"
 
@@ -220,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
     names, factories = _seating(args, players)
     console = Console(highlight=False)
     factories[YOU] = lambda: Human(console, labels(names))
-    seed = args.seed if args.seed is not None else deal_seed(time.time_ns(), 0)
+    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(64)
     engine = cardref.load(args.game, players, **variant)
     record = MatchGame(1, 0, seed, names)
     console.print(Text(f"{args.game}, {players} players, seed {seed}: " + ", ".join(

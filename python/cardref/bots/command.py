@@ -16,8 +16,6 @@ import subprocess
 import sys
 from typing import Any, Optional
 
-from ..tournament.sandbox import BotFailure, Limits, PopenControl, SeatProcess
-
 #: Generous local deadlines: a hung program still ends the match, with a reason.
 START_SECONDS = 60.0
 DECISION_SECONDS = 60.0
@@ -39,10 +37,12 @@ class CommandBot:
 
     def __init__(self, argv: list[str]) -> None:
         self.argv = argv
-        self.process: Optional[SeatProcess] = None
+        self.process: Optional[Any] = None  # a sandbox.SeatProcess once started
         self.shown = 0  # bytes of its standard error passed on so far
 
     def start(self, info: dict[str, Any]) -> None:
+        from ..tournament.sandbox import Limits, PopenControl, SeatProcess
+
         try:
             child = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, start_new_session=True)
@@ -74,6 +74,8 @@ class CommandBot:
     def _ask(self, message: dict[str, Any], seconds: float, kind: str) -> dict[str, Any]:
         if self.process is None:  # act before start: start it as the referee would
             raise CommandBotFailed("protocol", "asked to act before start", "", "")
+        from ..tournament.sandbox import BotFailure
+
         text = json.dumps(message, sort_keys=True, separators=(",", ":"))
         try:
             return self.process.request_text(text, seconds, kind)

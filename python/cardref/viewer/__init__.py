@@ -24,6 +24,8 @@ HERE = Path(__file__).parent
 
 #: The legal actions recorded per step (a Hundred ace alone has 101).
 LEGAL_SHOWN = 60
+#: The most items a list patch drops from the front (see ``diff``).
+SHIFTS = 4
 
 
 class ReplayError(Exception):
@@ -58,9 +60,10 @@ def diff(old: Any, new: Any) -> Any:
     """A patch that turns ``old`` into ``new`` (``old`` None: all of ``new``).
 
     ``{"=": value}`` replaces; ``{"k": {key: patch}, "r": [keys]}`` patches an
-    object's keys and removes some; ``{"+": items}`` appends to a list;
-    ``{"i": {index: patch}}`` patches a list of the same length. Unchanged
-    parts are left out.
+    object's keys and removes some; ``{"+": items}`` appends to a list, and
+    ``{"s": n, "+": items}`` drops its first n items first (a sliding window
+    such as Hundred's ``recent``); ``{"i": {index: patch}}`` patches a list of
+    the same length. Unchanged parts are left out.
     """
     if isinstance(old, dict) and isinstance(new, dict):
         keys = {k: diff(old[k], v) for k, v in new.items() if k in old and old[k] != v}
@@ -68,8 +71,10 @@ def diff(old: Any, new: Any) -> Any:
         gone = [k for k in old if k not in new]
         return {"k": keys, **({"r": gone} if gone else {})}
     if isinstance(old, list) and isinstance(new, list):
-        if len(new) > len(old) and new[:len(old)] == old:
-            return {"+": new[len(old):]}
+        for shift in range(min(len(old), SHIFTS) + 1):
+            kept = len(old) - shift
+            if len(new) > kept and new[:kept] == old[shift:] and (kept or not old):
+                return {"+": new[kept:], **({"s": shift} if shift else {})}
         if len(new) == len(old):
             return {"i": {str(i): diff(a, b) for i, (a, b) in enumerate(zip(old, new))
                           if a != b}}
@@ -81,7 +86,7 @@ def patch(old: Any, change: Any) -> Any:
     if "=" in change:
         return change["="]
     if "+" in change:
-        return [*old, *change["+"]]
+        return [*old[change.get("s", 0):], *change["+"]]
     if "i" in change:
         out = list(old)
         for index, part in change["i"].items():

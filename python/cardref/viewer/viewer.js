@@ -11,7 +11,7 @@
 
   function patch(old, change) {
     if ("=" in change) return change["="];
-    if ("+" in change) return old.concat(change["+"]);
+    if ("+" in change) return old.slice(change.s || 0).concat(change["+"]);
     if ("i" in change) {
       const out = old.slice();
       for (const [index, part] of Object.entries(change.i)) out[+index] = patch(out[+index], part);
@@ -118,8 +118,8 @@
   function fiveAliveCard(code, small) {
     const size = small ? " small" : "";
     if (/^[0-7]$/.test(code)) {
-      return h("span", {class: "card" + size, "data-card": code, title: code},
-        h("span", {class: "rank"}, code), h("span", {class: "suit"}, ""));
+      return h("span", {class: "card number" + size, "data-card": code, title: code},
+        h("span", {class: "rank"}, code));
     }
     return h("span", {class: "card wild" + size, "data-card": code, title: WILDS[code] || code},
       h("span", {class: "rank"}, WILDS[code] || code));
@@ -449,7 +449,7 @@
     const panel = $("turn");
     panel.replaceChildren();
     if (st.action === undefined || (viewer !== null && viewer !== st.seat)) return;
-    const ms = (1000 * st.seconds).toFixed(1);
+    const ms = (1000 * st.seconds).toFixed(st.seconds < 0.001 ? 3 : 1);
     const who = st.actor === "fallback" ? "the fallback chose" : st.actor === "human" ? "the person chose" : `it answered in ${ms} ms`;
     const legal = h("div", {class: "legal"}, st.legal.map((a) => h("span", {class: a === st.action ? "chosen" : null}, a)));
     if (st.legal_count > st.legal.length) legal.append(h("span", {}, `… and ${st.legal_count - st.legal.length} more`));
@@ -460,7 +460,7 @@
   function drawLog() {
     const items = DATA.steps.slice(0, LAST).map((s, k) => {
       const li = h("li", {"data-step": k + 1, class: s.actor === "fallback" ? "fallback" : null},
-        `${DATA.names[s.seat]}: ${actionText(k)}`);
+        `[${s.seat}] ${DATA.names[s.seat]}: ${actionText(k)}`);
       li.addEventListener("click", () => go(k + 1));
       return li;
     });
