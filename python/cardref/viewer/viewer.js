@@ -53,6 +53,8 @@
   }
 
   const name = (p) => `seat ${p} (${DATA.names[p]})`;
+  // A seat's short label: its bot's name, with the seat when that bot sits twice.
+  const who = DATA.names.map((n, p) => (DATA.names.indexOf(n) !== DATA.names.lastIndexOf(n) ? `${n}#${p}` : n));
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
@@ -131,7 +133,7 @@
   const handOf = (v, p) => (v.hands ? v.hands[p] : p === v.seat ? v.hand : null);
   const sizeOf = (v, p) => (v.hand_sizes ? v.hand_sizes[p] : v.hands ? v.hands[p].length : 0);
   const labelled = (face, seat, code, small) =>
-    h("div", {class: "play", "data-seat": seat}, face(code, small), DATA.names[seat]);
+    h("div", {class: "play", "data-seat": seat}, face(code, small), who[seat]);
 
   // The games --------------------------------------------------------------------
 
@@ -210,7 +212,8 @@
         v.upcard ? standardCard(v.upcard) : "none", ` · stock ${stock} · trumps `,
         v.trump_broken ? "broken" : "not broken"));
       if (v.turned_jokers && v.turned_jokers.length) {
-        out.push(h("div", {class: "line"}, "Jokers turned under the stock: ", cards(v.turned_jokers, standardCard, {small: true})));
+        out.push(h("div", {class: "line"}, "Jokers turned under the stock: ",
+          cards(v.turned_jokers, standardCard, {small: true})));
       }
       if (v.joker_exchange) {
         const x = v.joker_exchange;
@@ -221,7 +224,7 @@
         const seats = [t, t + 2];
         const tricks = v.tricks_won[t] + v.tricks_won[t + 2];
         return h("span", {"data-team": t}, h("b", {}, `Team ${"AB"[t]}`),
-          ` (${DATA.names[t]}, ${DATA.names[t + 2]}): ${v.team_scores[t]} points, `,
+          ` (${who[t]}, ${who[t + 2]}): ${v.team_scores[t]} points, `,
           `${plural(tricks, "trick")} this deal, bids ${seats.map((s) => bidText(v.bids, s)).join(" + ")}`);
       });
       out.push(h("div", {class: "line"}, teams[0], " · ", teams[1]));
@@ -263,16 +266,16 @@
       out.push(h("div", {class: "big", "data-part": "total"}, String(v.total), h("small", {}, " / 21")));
       out.push(h("div", {class: "row"}, h("span", {}, "Draw pile "), backs(Math.min(draw, 1)),
         h("span", {class: "count"}, `${draw}`), h("span", {}, " · discards (top last) "),
-        pile.length ? cards(pile.slice(-8), fiveAliveCard, {part: "discards", mark: (c, i) => i === Math.min(pile.length, 8) - 1})
-          : "none"));
+        pile.length ? cards(pile.slice(-8), fiveAliveCard,
+          {part: "discards", mark: (c, i) => i === Math.min(pile.length, 8) - 1}) : "none"));
       if (v.pending_bomb) {
         const b = v.pending_bomb;
         out.push(h("div", {class: "line"}, `Bomb by ${name(b.bomber)}: answering `,
-          b.responders.map((s) => DATA.names[s]).join(", ")));
+          b.responders.map((s) => who[s]).join(", ")));
       }
       if (v.result) {
         out.push(h("div", {class: "banner"}, `${v.result.reason}: `,
-          v.result.ranking.map((group) => group.map((s) => DATA.names[s]).join(" = ")).join(" > ")));
+          v.result.ranking.map((group) => group.map((s) => who[s]).join(" = ")).join(" > ")));
       }
       return out;
     },
@@ -327,19 +330,19 @@
           t.bar.length ? h("span", {class: "cards"}, t.bar.map((c) => standardCard(c, true))) : "nothing yet"));
         out.push(h("div", {class: "plays", "data-part": "trick"}, t.plays.map(([seat, set]) => {
           const el = h("div", {class: "play" + (seat === t.bar_holder ? " winning" : ""), "data-seat": seat},
-            cards(set, standardCard), DATA.names[seat]);
+            cards(set, standardCard), who[seat]);
           return el;
         })));
       }
       if (v.tricks.length) {
         out.push(h("div", {class: "trick-list"}, v.tricks.map((t, i) => h("div", {},
-          `Trick ${i + 1}: `, t.plays.map(([seat, set]) => `${DATA.names[seat]} ${set.join(" ")}`).join(" · "),
-          ` → ${DATA.names[t.winner]}`))));
+          `Trick ${i + 1}: `, t.plays.map(([seat, set]) => `${who[seat]} ${set.join(" ")}`).join(" · "),
+          ` → ${who[t.winner]}`))));
       }
       if (v.last_trick) {
         out.push(h("div", {class: "line"}, "Last hand's final trick: ",
-          v.last_trick.plays.map(([seat, set]) => `${DATA.names[seat]} ${set.join(" ")}`).join(" · "),
-          "; scored by ", v.last_trick.scorers.map((s) => DATA.names[s]).join(", ")));
+          v.last_trick.plays.map(([seat, set]) => `${who[seat]} ${set.join(" ")}`).join(" · "),
+          "; scored by ", v.last_trick.scorers.map((s) => who[s]).join(", ")));
       }
       return out;
     },
@@ -365,11 +368,11 @@
           {part: "pile", mark: (c, i) => i === Math.min(pile.length, 8) - 1}) : "empty"));
       if (v.recent.length) {
         out.push(h("div", {class: "line"}, "Recent: ",
-          v.recent.map(([seat, action]) => `${DATA.names[seat]} ${action}`).join(" · ")));
+          v.recent.map(([seat, action]) => `${who[seat]} ${action}`).join(" · ")));
       }
       if (v.result) {
         out.push(h("div", {class: "banner"}, `${v.result.reason}: `,
-          v.result.ranking.map((group) => group.map((s) => DATA.names[s]).join(" = ")).join(" > ")));
+          v.result.ranking.map((group) => group.map((s) => who[s]).join(" = ")).join(" > ")));
       }
       return out;
     },
@@ -427,8 +430,8 @@
   function resultBanner() {
     const places = DATA.placements || [];
     return h("div", {class: "banner", "data-part": "result"}, "Game over · scores ",
-      DATA.scores.map((s, p) => `${DATA.names[p]} ${s}`).join(", "),
-      places.length ? ` · placements ${places.map((pl, p) => `${DATA.names[p]} ${pl}`).join(", ")}` : "");
+      DATA.scores.map((s, p) => `${who[p]} ${s}`).join(", "),
+      places.length ? ` · placements ${places.map((pl, p) => `${who[p]} ${pl}`).join(", ")}` : "");
   }
 
   function describeMove() {
@@ -437,7 +440,8 @@
     if (step === 0) parts.push("The deal.");
     else {
       const prev = DATA.steps[step - 1];
-      parts.push(`${name(prev.seat)}: ${actionText(step - 1)}` + (prev.actor === "fallback" ? " (fallback)" : "") + ".");
+      const fallback = prev.actor === "fallback" ? " (fallback)" : "";
+      parts.push(`${name(prev.seat)}: ${actionText(step - 1)}${fallback}.`);
     }
     if (st.to_act !== null && st.to_act !== undefined) parts.push(`Next to act: ${name(st.to_act)}.`);
     else if (!DATA.over && step === LAST) parts.push("The record ends here: the game was stopped.");
@@ -450,10 +454,14 @@
     panel.replaceChildren();
     if (st.action === undefined || (viewer !== null && viewer !== st.seat)) return;
     const ms = (1000 * st.seconds).toFixed(st.seconds < 0.001 ? 3 : 1);
-    const who = st.actor === "fallback" ? "the fallback chose" : st.actor === "human" ? "the person chose" : `it answered in ${ms} ms`;
-    const legal = h("div", {class: "legal"}, st.legal.map((a) => h("span", {class: a === st.action ? "chosen" : null}, a)));
-    if (st.legal_count > st.legal.length) legal.append(h("span", {}, `… and ${st.legal_count - st.legal.length} more`));
-    panel.append(h("h2", {}, `${name(st.seat)} to act: ${plural(st.legal_count, "legal action")}; ${who} `,
+    const how = st.actor === "fallback" ? "the fallback chose"
+      : st.actor === "human" ? "the person chose" : `it answered in ${ms} ms`;
+    const legal = h("div", {class: "legal"},
+      st.legal.map((a) => h("span", {class: a === st.action ? "chosen" : null}, a)));
+    if (st.legal_count > st.legal.length) {
+      legal.append(h("span", {}, `… and ${st.legal_count - st.legal.length} more`));
+    }
+    panel.append(h("h2", {}, `${name(st.seat)} to act: ${plural(st.legal_count, "legal action")}; ${how} `,
       h("code", {"data-part": "answer"}, st.action)), legal);
   }
 
