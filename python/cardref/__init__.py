@@ -8,8 +8,11 @@
 1
 
 ``cardref.load(..., engine="reference")`` gives the readable Python reference
-engine instead; both engines behave identically.
+engine instead; both engines behave identically. ``cardref.match`` plays bots
+against each other in this process (``docs/bots.md``).
 """
+
+from typing import Any
 
 from .api import games, load, simulate
 from .errors import (
@@ -23,6 +26,15 @@ from .errors import (
 )
 from .version import __version__, build_id
 
+
+def match(game: str, bots: Any, **options: Any) -> Any:
+    """Play ``bots`` against each other at ``game`` in this process: see
+    ``cardref.localmatch.match`` for the options and the result."""
+    from .localmatch import match as play_match
+
+    return play_match(game, bots, **options)
+
+
 __all__ = [
     "CardrefError",
     "IllegalActionError",
@@ -35,5 +47,6 @@ __all__ = [
     "build_id",
     "games",
     "load",
+    "match",
     "simulate",
 ]

@@ -48,12 +48,29 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("file", type=Path, help="a tournament's results file (.sqlite)")
     r.add_argument("game", help="the game's key, e.g. g0-alice,bob-s1")
     r.add_argument("--steps", action="store_true", help="show every action")
+    r.add_argument("--seat", type=int, metavar="N",
+                   help="show each observation seat N was sent, its legal actions and its answer")
+    r.add_argument("--html", type=Path, metavar="OUT.html",
+                   help="also write the game as a page to step through (one self-contained file)")
+    r.add_argument("--force", action="store_true",
+                   help="replay even a game whose deal is still to be played by other seatings "
+                   "(organisers only: it reveals that deal)")
     p = sub.add_parser("report", help="publish a results file")
     p.add_argument("file", type=Path, help="a tournament's results file (.sqlite)")
     p.add_argument("--format", choices=FORMATS, default="md", help="output format (default: md)")
     p.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
+    p.add_argument("--no-tracebacks", action="store_true",
+                   help="leave the bots' tracebacks out (they show source lines)")
     sub.add_parser("bench", help="engine speed; with --referee the referee's overhead "
                    "(cardref bench --help)", add_help=False)
+    from . import localmatch, play
+
+    localmatch.add_arguments(sub.add_parser(
+        "match", help="play bots against each other here, no sandbox (the edit-run loop)",
+        description=localmatch.__doc__.split("\n")[0]))
+    play.add_arguments(sub.add_parser(
+        "play", help="take a seat yourself against bots, in the terminal",
+        description=play.__doc__.split("\n")[0]))
     return parser
 
 
@@ -89,6 +106,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         return _bench(argv[1:])
     args = _parser().parse_args(argv)
     from .cluster import ClusterError
+    from .localmatch import MatchError
     from .tournament.config import ConfigError
     from .tournament.store import StoreError
 
@@ -97,8 +115,16 @@ def main(argv: Optional[list[str]] = None) -> int:
             return _tournament(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "match":
+            from .localmatch import run
+
+            return run(args)
+        if args.command == "play":
+            from .play import run as play
+
+            return play(args)
         return _report(args)
-    except (ConfigError, StoreError, UsageError, ClusterError) as e:
+    except (ConfigError, StoreError, UsageError, ClusterError, MatchError) as e:
         for line in str(e).splitlines():  # a config error may list several problems
             print(f"cardref {args.command}: error: {line}", file=sys.stderr)
         return 2
@@ -267,6 +293,7 @@ def _replay(args: argparse.Namespace) -> int:
 
     import cardref
 
+    from . import replaying
     from .tournament.store import open_existing
 
     with open_existing(args.file) as store:
@@ -276,6 +303,9 @@ def _replay(args: argparse.Namespace) -> int:
             sample = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
             raise UsageError(f"{args.file}: no finished game {args.game!r}; "
                              f"{len(keys)} finished games: {sample or 'none'}")
+        problem = None if args.force else replaying.reveal_problem(store, args.game)
+        if problem:
+            raise UsageError(problem)
         meta = store.meta()
         actions = store.actions(args.game)
         cpu = store.cpu_seconds(args.game)
@@ -283,9 +313,15 @@ def _replay(args: argparse.Namespace) -> int:
                           **json.loads(meta["params"]))
     state = engine.new_state(seed=game["seed"])
     seating = game["seating"]
+    if args.seat is not None and not 0 <= args.seat < len(seating):
+        raise UsageError(f"--seat must be a seat of this game, 0 to {len(seating) - 1}; "
+                         f"got {args.seat}")
     print(f"game {game['key']}: {meta['game']}, seed {game['seed']}, seating "
           + ", ".join(f"{seat}={name}" for seat, name in enumerate(seating)))
     for step, (seat, actor, action, seconds) in enumerate(actions):
+        if seat == args.seat and state.current_player() == seat:
+            print("\n".join(replaying.seat_lines(step, state, seat, seating[seat], actor,
+                                                 action, seconds)))
         if state.current_player() != seat:
             print(f"step {step}: stored seat {seat} is not the player to act "
                   f"({state.current_player()})")
@@ -311,6 +347,10 @@ def _replay(args: argparse.Namespace) -> int:
             and list(state.scores()) == game["scores"] and final == game["placements"])
     print(f"scores {list(state.scores())}, engine placements {list(state.placements())}, "
           f"final placements {final}, statuses {game['statuses']}")
+    for line in replaying.failure_lines(game):
+        print(line)
+    if args.html is not None:
+        print(f"page: {replaying.write_replay_page(meta, game, actions, args.html)}")
     if not same:
         print(f"MISMATCH: stored scores {game['scores']}, engine placements "
               f"{game['engine_placements']}, final placements {game['placements']}")
@@ -322,10 +362,14 @@ def _replay(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from .tournament.report import render
     from .tournament.stats import results as results_from_store
+    from .tournament.stats import without_tracebacks
     from .tournament.store import open_existing
 
     with open_existing(args.file) as store:
-        text = render(results_from_store(store), args.format)
+        results = results_from_store(store)
+    if args.no_tracebacks:
+        results = without_tracebacks(results)
+    text = render(results, args.format)
     if args.output is None:
         sys.stdout.write(text)
     else:

@@ -45,3 +45,23 @@ def test_the_protocol_example_bot_plays_a_tournament(tmp_path):
         games = store.games()
         assert len(games) == 2
         assert all(status == "ok" for g in games for status in g["statuses"])
+
+
+def test_the_bot_authors_match_commands_work_as_printed(tmp_path, monkeypatch, capsys):
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "mine.py").write_text(_block("bots.md", "python"))
+    text = (DOCS / "bots.md").read_text()
+    commands = [line for block in re.findall(r"```sh\n(.*?)```", text, re.DOTALL)
+                for line in block.splitlines() if line.startswith("cardref match ")]
+    assert len(commands) >= 4
+    for line in commands:
+        assert main(shlex.split(line)[1:]) == 0, line
+        assert "decisions, mean" in capsys.readouterr().out
+    assert (tmp_path / "game.html").is_file() and (tmp_path / "last.html").is_file()
+    snippet = re.findall(r"```python\n(.*?)```", text, re.DOTALL)[1]
+    exec(compile(snippet, "bots.md", "exec"), {})
+    shown = capsys.readouterr().out.splitlines()
+    assert len(shown) == 11 and shown[0].startswith("['")

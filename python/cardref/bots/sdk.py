@@ -31,6 +31,7 @@ import importlib
 import importlib.util
 import json
 import os
+import traceback
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any, Callable, Optional
@@ -125,10 +126,78 @@ def _private_channels() -> tuple[IO[bytes], IO[bytes]]:
     return inp, out
 
 
-def _failure(e: BaseException) -> dict[str, Any]:
-    """A report of an exception raised by the bot, built without keeping it alive."""
+# Tracebacks -------------------------------------------------------------------
+
+#: The most frames of the bot's own a traceback shows (the innermost), and
+#: the most characters it takes in all: a runaway recursion stays readable.
+TRACEBACK_FRAMES = 20
+TRACEBACK_CHARS = 4000
+
+
+def submission_root(kind: str, target: str) -> str:
+    """The folder a bot's files are shown relative to in its tracebacks: the
+    bot's folder, the folder of a one-file bot, or the folder holding a module
+    bot's top-level package (looked up once the module is imported)."""
+    if kind == "path":
+        path = Path(target)
+        return str(path if path.is_dir() else path.parent)
+    top = sys.modules.get(target.split(".")[0])
+    file = getattr(top, "__file__", None)
+    if not file:
+        return ""
+    folder = Path(file).parent
+    return str(folder.parent if Path(file).name == "__init__.py" else folder)
+
+
+def bot_traceback(error: BaseException, root: str) -> str:
+    """The traceback of an exception raised by a bot, as its author wants to
+    read it: only the frames of the bot's own files (under ``root``), with
+    paths relative to ``root`` and their source lines, the innermost
+    TRACEBACK_FRAMES of them, at most TRACEBACK_CHARS characters. Frames
+    elsewhere (the SDK, the standard library) are each run shown as one line."""
+    if isinstance(error, BotLoadError) and error.__context__ is not None:
+        error = error.__context__  # the bot's module raised while it was imported
+    outside = "  (frames outside the bot's files)"
+    lines: list[str] = []
+    prefix = os.path.join(root, "") if root else None
+    last_frame, repeats = None, 0
+    for frame in [*traceback.extract_tb(error.__traceback__), None]:
+        same = frame is not None and (frame.filename, frame.lineno) == last_frame
+        if repeats and not same:  # a recursion: shown once, with its count
+            lines.append(f"  [the frame above repeated {repeats} more times]")
+            repeats = 0
+        if frame is None:
+            break
+        if prefix is None or not frame.filename.startswith(prefix):
+            if lines and lines[-1] != outside:
+                lines.append(outside)
+            last_frame = None
+            continue
+        if same:
+            repeats += 1
+            continue
+        last_frame = (frame.filename, frame.lineno)
+        lines.append(f'  File "{frame.filename[len(prefix):]}", line {frame.lineno}, '
+                     f"in {frame.name}")
+        if frame.line:
+            lines.append(f"    {frame.line.strip()[:200]}")
+    frames = [i for i, line in enumerate(lines) if line.startswith("  File ")]
+    if len(frames) > TRACEBACK_FRAMES:
+        cut = frames[-TRACEBACK_FRAMES]
+        lines = [f"  ... {len(frames) - TRACEBACK_FRAMES} earlier frames left out",
+                 *lines[cut:]]
+    last = "".join(traceback.format_exception_only(type(error), error)).strip()
+    if prefix is not None:  # a SyntaxError names its file
+        last = last.replace(prefix, "")
+    text = "\n".join(["Traceback (most recent call last):", *lines, last[:1000]])
+    return text if len(text) <= TRACEBACK_CHARS else "...\n" + text[-TRACEBACK_CHARS:]
+
+
+def _failure(e: BaseException, root: str = "") -> dict[str, Any]:
+    """A report of an exception raised by the bot, built without keeping it
+    alive: its type, message and traceback (``bot_traceback``)."""
     report: dict[str, Any] = {"type": "error", "error": type(e).__name__,
-                              "message": str(e)[:300]}
+                              "message": str(e)[:300], "traceback": bot_traceback(e, root)}
     if isinstance(e, OSError) and e.errno is not None:
         report["errno"] = e.errno
     return report
@@ -184,13 +253,14 @@ def serve(load: Loader, inp: IO[bytes], out: IO[bytes]) -> int:
         try:
             reply, bot = _answer(json.loads(line), load, bot)
         except (Exception, SystemExit) as e:  # the bot's failure, reported to the referee
-            reply = _failure(e)
+            reply = _failure(e, getattr(load, "root", lambda: "")())
         out.write(compact_json(reply).encode() + b"\n")
     return 0
 
 
 def loader(kind: str, target: str) -> Loader:
-    """A loader that imports the bot once, remembering a failure too."""
+    """A loader that imports the bot once, remembering a failure too. Its
+    ``root()`` is the folder the bot's tracebacks are shown relative to."""
     loaded: list[Any] = []
 
     def load() -> Any:
@@ -203,6 +273,7 @@ def loader(kind: str, target: str) -> Loader:
             raise loaded[0]
         return loaded[0]
 
+    load.root = lambda: submission_root(kind, target)  # type: ignore[attr-defined]
     return load
 
 

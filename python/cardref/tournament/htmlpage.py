@@ -116,8 +116,20 @@ def _failures(results: dict[str, Any]) -> str:
                       for b, counts in tables.failure_summary(results))
     listing = tables.failure_list(results)
     if listing.rows:
-        summary = (summary or "<li>No bot failed.</li>") + f"</ul>{_table(listing)}<ul>"
+        summary = (summary or "<li>No bot failed.</li>") + \
+            f"</ul>{_table(listing)}{_tracebacks(results)}<ul>"
     return summary or "<li>No bot failed.</li>"
+
+
+def _tracebacks(results: dict[str, Any]) -> str:
+    groups = tables.tracebacks(results)
+    if not groups:
+        return ""
+    shown = "".join(f'<details class="traceback" data-bot="{e(g.bot)}"><summary>{e(g.bot)} '
+                    f"({e(g.where())})</summary><pre>{e(g.traceback)}</pre></details>"
+                    for g in groups)
+    return (f"<h3>Tracebacks</h3><p>{e(tables.TRACEBACKS_NOTE)}</p>"
+            f'<div id="tracebacks">{shown}</div>')
 
 
 def to_html(results: dict[str, Any]) -> str:

@@ -84,6 +84,11 @@ class GameRecord:
     actions: list[tuple[int, str, str, float]] = field(default_factory=list)
     seconds: float = 0.0
     cpu: list[float] = field(default_factory=list)  # CPU seconds of each action's decision
+    # Per seat: the bot's traceback when its code raised, and the tail of its
+    # standard error (bot text, escaped and bounded); empty lists in records
+    # made without them.
+    tracebacks: list[Optional[str]] = field(default_factory=list)
+    stderr: list[Optional[str]] = field(default_factory=list)
 
     def failed(self) -> bool:
         return any(status != "ok" for status in self.statuses)
@@ -158,17 +163,25 @@ class _Table:
         self.seats: list[Optional[Seat]] = [None] * n
         self.statuses = ["ok"] * n
         self.messages: list[Optional[str]] = [None] * n
+        self.tracebacks: list[Optional[str]] = [None] * n
+        self.stderr: list[Optional[str]] = [None] * n
         self.bank = [setup.limits.bank_seconds] * n
         self.fallbacks = [random.Random(f"fallback-{game.seed}-{seat}") for seat in range(n)]
         self.actions: list[tuple[int, str, str, float]] = []
         self.cpu: list[float] = []
 
-    def fail(self, seat: int, status: str, message: str) -> None:
+    def fail(self, seat: int, status: str, message: str, traceback: str = "") -> None:
         """The bot of ``seat`` forfeits: record why and release it."""
         self.statuses[seat], self.messages[seat] = status, safe_text(message, 500)
+        self.tracebacks[seat] = traceback or None
+        self.release(seat)
+
+    def release(self, seat: int) -> None:
+        """Close the seat's bot, keeping the tail of its standard error."""
         handle = self.seats[seat]
         if handle is not None:
             handle.close()
+            self.stderr[seat] = handle.stderr() or None
 
     def open(self, disqualified: frozenset[str]) -> None:
         """Open every seat whose bot may play."""
@@ -198,7 +211,7 @@ class _Table:
                 raise RefereeFault(f"seat {seat} ({name}): {e}") from None
             except BotFailure as e:
                 self.fail(seat, e.status, e.message if e.message.startswith("start:")
-                          else f"start: {e.message}")
+                          else f"start: {e.message}", e.traceback)
 
     def step(self, state: Any) -> None:
         """One action: the seat's bot if it still plays, else its fallback."""
@@ -236,7 +249,7 @@ class _Table:
             if e.status == "timeout" or seconds > allowed:
                 self.fail(seat, "timeout", self._too_slow(seconds))
             else:
-                self.fail(seat, e.status, e.message)
+                self.fail(seat, e.status, e.message, e.traceback)
             return False
         return self._play(state, seat, action, legal, seconds, handle.cpu)
 
@@ -276,11 +289,13 @@ class _Table:
             if self.statuses[seat] == "ok" and handle is not None:
                 handle.end({"placements": placements, "scores": scores, "seat": seat},
                            self.setup.limits.startup)
+                self.release(seat)
         return GameRecord(
             key=self.game.key, seed=self.game.seed, seating=list(self.game.seating),
             statuses=self.statuses, messages=self.messages,
             engine_placements=engine_placements, placements=placements, scores=scores,
             actions=self.actions, seconds=time.perf_counter() - began, cpu=self.cpu,
+            tracebacks=self.tracebacks, stderr=self.stderr,
         )
 
     def close(self) -> None:

@@ -106,6 +106,21 @@ def print_results(results: dict[str, Any], console: Console) -> None:
                             fold=True, limit=FAILURES_SHOWN))
     if len(failures.rows) > FAILURES_SHOWN:
         console.print(Text(f"… and {len(failures.rows) - FAILURES_SHOWN} more failures"))
+    print_tracebacks(results, console)
+
+
+TRACEBACKS_SHOWN = 3  # distinct tracebacks shown in the terminal
+
+
+def print_tracebacks(results: dict[str, Any], console: Console) -> None:
+    """The first few distinct tracebacks of the failure list, as plain text."""
+    groups = tables.tracebacks(results)
+    for group in groups[:TRACEBACKS_SHOWN]:
+        console.print(Text(f"Traceback of {group.bot} ({group.where()}):", style="bold"))
+        console.print(Text(group.traceback), soft_wrap=True)
+    if len(groups) > TRACEBACKS_SHOWN:
+        console.print(Text(f"… and {len(groups) - TRACEBACKS_SHOWN} more tracebacks: "
+                           "cardref replay FILE GAME shows each game's"))
 
 
 # Markdown ------------------------------------------------------------------------
@@ -161,7 +176,21 @@ def to_markdown(results: dict[str, Any]) -> str:
     failures = tables.failure_list(results)
     if failures.rows:
         lines += ["", *_markdown(failures)]
+    lines += _md_tracebacks(results)
     return "\n".join(lines) + "\n"
+
+
+def _md_tracebacks(results: dict[str, Any]) -> list[str]:
+    """Each distinct traceback as an indented code block: nothing in it is
+    read as Markdown or HTML, and no line of it can end the block."""
+    groups = tables.tracebacks(results)
+    if not groups:
+        return []
+    lines = ["", "## Tracebacks", "", md_text(tables.TRACEBACKS_NOTE)]
+    for group in groups:
+        lines += ["", f"{md_text(group.bot)} ({md_text(group.where())}):", "",
+                  *("    " + line for line in group.traceback.splitlines())]
+    return lines
 
 
 # CSV and JSON -----------------------------------------------------------------------

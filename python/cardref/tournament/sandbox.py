@@ -56,6 +56,7 @@ LIMIT_ERRNOS = (errno.EAGAIN, errno.EMFILE, errno.ENFILE, errno.EFBIG, errno.ENO
 #: The deepest nesting of arrays and objects a reply may have.
 MAX_DEPTH = 32
 STDERR_KEPT = 4096  # the tail of a seat's standard error kept for messages
+TRACEBACK_KEPT = 4000  # the characters of a bot's traceback kept (the SDK sends no more)
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,14 @@ class Limits:
 
 
 class BotFailure(Exception):
-    """A bot process failed; ``status`` is one of STATUSES."""
+    """A bot process failed; ``status`` is one of STATUSES. ``traceback`` is
+    the bot's own traceback when its code raised (escaped, bounded), else ""."""
 
-    def __init__(self, status: str, message: str) -> None:
+    def __init__(self, status: str, message: str, traceback: str = "") -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.traceback = traceback
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
@@ -200,9 +203,11 @@ class SeatProcess:
         if got == "error":
             name = safe_text(str(reply.get("error")), 80)
             text = f"{name}: {safe_text(str(reply.get('message')), 300)}"
+            trace = reply.get("traceback")
+            trace = safe_text(trace, TRACEBACK_KEPT) if isinstance(trace, str) else ""
             if name in LIMIT_ERRORS or reply.get("errno") in LIMIT_ERRNOS:
-                raise BotFailure("limit", f"a resource limit: {text}")
-            raise BotFailure("error", f"raised {text}")
+                raise BotFailure("limit", f"a resource limit: {text}", trace)
+            raise BotFailure("error", f"raised {text}", trace)
         if got == "invalid":
             raise BotFailure("invalid", safe_text(str(reply.get("message")), 300))
         if got not in ((kind,) if isinstance(kind, str) else kind):
@@ -254,7 +259,7 @@ class SeatProcess:
     def _drain_errors(self) -> None:
         """Keep the tail of standard error; a bot that writes more than
         ``output_bytes`` there in all has run into a limit."""
-        while True:
+        while not self.closed:  # a closed descriptor's number may be another's now
             try:
                 chunk = os.read(self.err_fd, 1 << 16)
             except (BlockingIOError, OSError):
@@ -305,8 +310,10 @@ class SeatProcess:
         """Kill every process of the seat and release its pipes."""
         if self.closed:
             return
-        self.closed = True
         self.control.kill()
+        with contextlib.suppress(BotFailure):
+            self._drain_errors()  # what it wrote last is often why it failed
+        self.closed = True
         for fd in (self.in_fd, self.out_fd, self.err_fd):
             with contextlib.suppress(OSError):
                 os.close(fd)

@@ -1,10 +1,11 @@
 """Seats: how the referee talks to the bot playing one seat of one game.
 
-Every seat, wherever its bot runs, offers the same five calls (``Seat``):
+Every seat, wherever its bot runs, offers the same calls (``Seat``):
 ``start`` once, then ``view`` and ``act`` for each decision, ``end`` when the
-game is over and ``close`` in every case. A seat turns whatever goes wrong in
-its bot into a ``BotFailure`` with one of the statuses of
-``sandbox.STATUSES``; the referee never sees a bot's own exception.
+game is over and ``close`` in every case; ``stderr`` at any time. A seat
+turns whatever goes wrong in its bot into a ``BotFailure`` with one of the
+statuses of ``sandbox.STATUSES`` (and the bot's traceback, when its code
+raised); the referee never sees a bot's own exception.
 
 Two kinds exist: ``InProcessSeat`` calls a trusted bot class (the built-ins,
 or a bot marked ``isolation = "inprocess"``) directly, with a SIGALRM guard
@@ -23,8 +24,9 @@ import time
 from typing import Any, Protocol
 
 from ..bots import load_bot_class
-from ..bots.sdk import compact_json
+from ..bots.sdk import bot_traceback, compact_json, submission_root
 from .sandbox import (
+    TRACEBACK_KEPT,
     BotFailure,
     ConfinementError,
     Limits,
@@ -54,6 +56,14 @@ class Seat(Protocol):
 
     def close(self) -> None:
         """Release the bot; safe to call more than once."""
+
+    def stderr(self) -> str:
+        """The last STDERR_STORED characters the bot wrote to its standard
+        error (escaped), or "" when it has none of its own."""
+
+
+#: The characters of a seat's standard error stored with its game.
+STDERR_STORED = 1000
 
 
 class DecisionInterrupted(BaseException):
@@ -99,10 +109,12 @@ def bot_class(kind: str, target: str) -> Any:
 
 
 class InProcessSeat:
-    """A trusted bot called directly in the referee's process."""
+    """A trusted bot called directly in the referee's process. Its failures
+    carry the traceback of its exception, relative to ``root`` (its folder)."""
 
-    def __init__(self, bot_class: Any) -> None:
+    def __init__(self, bot_class: Any, root: str = "") -> None:
         self.bot_class = bot_class
+        self.root = root
         self.bot: Any = None
         self.cpu = 0.0
 
@@ -116,7 +128,7 @@ class InProcessSeat:
         except DecisionInterrupted:
             raise BotFailure("timeout", f"start: still running after {seconds:g} s") from None
         except (Exception, SystemExit) as e:  # a bot's sys.exit() too
-            raise BotFailure("error", f"start: {type(e).__name__}: {e}") from None
+            raise self._raised(f"start: {type(e).__name__}: {e}", e) from None
 
     @staticmethod
     def view(state: Any, seat: int) -> Any:
@@ -132,7 +144,7 @@ class InProcessSeat:
         except DecisionInterrupted:
             raise BotFailure("timeout", "interrupted") from None
         except (Exception, SystemExit) as e:  # a bot's sys.exit() too
-            raise BotFailure("error", f"act raised {type(e).__name__}: {e}") from None
+            raise self._raised(f"act raised {type(e).__name__}: {e}", e) from None
         if not isinstance(action, str):
             raise BotFailure("invalid",
                              f"act returned {type(action).__name__} {action!r:.80}, not a string")
@@ -146,8 +158,16 @@ class InProcessSeat:
                     _Alarm(seconds):
                 hook(info)
 
+    def _raised(self, message: str, error: BaseException) -> BotFailure:
+        trace = safe_text(bot_traceback(error, self.root), TRACEBACK_KEPT)
+        return BotFailure("error", message, trace)
+
     def close(self) -> None:
         self.bot = None
+
+    @staticmethod
+    def stderr() -> str:
+        return ""  # it writes to the referee's own standard error
 
 
 class ProcessSeat:
@@ -190,10 +210,13 @@ class ProcessSeat:
     def close(self) -> None:
         self.process.kill()
 
+    def stderr(self) -> str:
+        return self.process.stderr_tail(STDERR_STORED)
+
 
 def open_seat(kind: str, target: str, isolated: bool, limits: Limits,
               sandbox: Sandbox) -> Seat:
     """The seat for a bot: its own confined process when ``isolated``, else in-process."""
     if isolated:
         return ProcessSeat(kind, target, limits, sandbox)
-    return InProcessSeat(bot_class(kind, target))
+    return InProcessSeat(bot_class(kind, target), submission_root(kind, target))

@@ -290,12 +290,21 @@ def failure_counts(games: list[dict[str, Any]], bots: list[str]) -> dict[str, di
 
 
 def failure_list(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every failed seat, in schedule order: game, seat, bot, status, message."""
+    """Every failed seat, in schedule order: game, seat, bot, status, message
+    and traceback (the bot's own, when its code raised; else None)."""
     return [{"game": g["key"], "seat": seat, "bot": name, "status": status,
-             "message": g["messages"][seat] or ""}
+             "message": g["messages"][seat] or "",
+             "traceback": (g.get("tracebacks") or [None] * len(g["seating"]))[seat]}
             for g in games for seat, (name, status) in enumerate(zip(g["seating"],
                                                                      g["statuses"]))
             if status != "ok"]
+
+
+def without_tracebacks(results: dict[str, Any]) -> dict[str, Any]:
+    """The results with the bots' tracebacks left out (they show source lines:
+    a report for publication may not want them)."""
+    listed = [{**f, "traceback": None} for f in results.get("failure_list", [])]
+    return {**results, "failure_list": listed}
 
 
 def results(store: Any) -> dict[str, Any]:

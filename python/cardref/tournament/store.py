@@ -2,9 +2,11 @@
 
 It holds the config as given (and its fingerprint), the schedule, and for
 every finished game its key, seed, seating, statuses, result and every action
-with the time it took. Each game is committed in one transaction, so a killed
-run loses at most the games in flight, and a rerun skips what is stored. A
-config that raises ``deal_groups`` or adds bots extends the file (growth.py).
+with the time it took; per seat, a failed bot's traceback and the tail of its
+standard error (``seat_logs``, only for seats that have either). Each game is
+committed in one transaction, so a killed run loses at most the games in
+flight, and a rerun skips what is stored. A config that raises
+``deal_groups`` or adds bots extends the file (growth.py).
 
 Files of schema 1 (game keys numbering lineups by position) are migrated to
 schema 2 when opened: the keys are renamed (``schedule.game_key``) and the
@@ -50,7 +52,11 @@ CREATE TABLE IF NOT EXISTS games (
     seating TEXT NOT NULL, statuses TEXT NOT NULL, messages TEXT NOT NULL,
     engine_placements TEXT NOT NULL, placements TEXT NOT NULL, scores TEXT NOT NULL,
     seconds REAL NOT NULL, finished_at REAL NOT NULL);
-""" + ACTIONS.format(name="actions") + ";"
+""" + ACTIONS.format(name="actions") + """;
+CREATE TABLE IF NOT EXISTS seat_logs (
+    game TEXT NOT NULL REFERENCES games(key), seat INTEGER NOT NULL, traceback TEXT,
+    stderr TEXT, PRIMARY KEY (game, seat));
+"""
 
 
 class StoreError(Exception):
@@ -276,6 +282,9 @@ class Store:
                     [(number, i, seat, actor, action, seconds, used) for i, ((seat, actor,
                      action, seconds), used) in enumerate(zip(record.actions, cpu))],
                 )
+                self.db.executemany(
+                    "INSERT INTO seat_logs (game, seat, traceback, stderr) VALUES (?, ?, ?, ?)",
+                    _seat_logs(record))
 
     def checkpoint(self) -> None:
         """Move the write-ahead log into the file (its size is then the data's)."""
@@ -300,13 +309,27 @@ class Store:
                 value = seen[text] = json.loads(text)
             return value
 
-        return [
+        games = [
             {"key": k, "group": grp, "lineup": li, "seed": int(seed),
              "seating": parse(seating), "statuses": parse(statuses),
              "messages": parse(messages), "engine_placements": parse(ep),
              "placements": parse(pl), "scores": parse(sc), "seconds": secs}
             for k, grp, li, seed, seating, statuses, messages, ep, pl, sc, secs in rows
         ]
+        logs: dict[str, dict[int, tuple[Optional[str], Optional[str]]]] = {}
+        for key, seat, trace, err in self.db.execute(
+                "SELECT game, seat, traceback, stderr FROM seat_logs"):
+            logs.setdefault(key, {})[seat] = (trace, err)
+        nothing: dict[int, list[None]] = {}  # shared, like the parsed lists above
+        for game in games:
+            mine = logs.get(game["key"])
+            seats = len(game["seating"])
+            if mine is None:
+                game["tracebacks"] = game["stderr"] = nothing.setdefault(seats, [None] * seats)
+                continue
+            game["tracebacks"] = [mine.get(seat, (None, None))[0] for seat in range(seats)]
+            game["stderr"] = [mine.get(seat, (None, None))[1] for seat in range(seats)]
+        return games
 
     def game(self, key: str) -> Optional[dict[str, Any]]:
         for game in self.games():
@@ -330,6 +353,15 @@ class Store:
 
     def bot_names(self) -> list[str]:
         return [row[0] for row in self.db.execute("SELECT name FROM bots ORDER BY idx")]
+
+
+def _seat_logs(record: GameRecord) -> list[tuple[str, int, Optional[str], Optional[str]]]:
+    """The seat_logs rows of a record: seats with a traceback or standard error."""
+    seats = len(record.seating)
+    traces = record.tracebacks or [None] * seats
+    errors = record.stderr or [None] * seats
+    return [(record.key, seat, trace, err)
+            for seat, (trace, err) in enumerate(zip(traces, errors)) if trace or err]
 
 
 def open_existing(path: Path | str) -> Store:

@@ -122,6 +122,36 @@ def failure_list(results: dict[str, Any]) -> Table:
                  [Column(k.capitalize(), numeric=k == "seat") for k in FAILURE_FIELDS], rows)
 
 
+@dataclass(frozen=True)
+class TracebackGroup:
+    """One traceback of one bot and every failed seat (``game seat N``) it ended."""
+
+    bot: str
+    traceback: str
+    seats: list[str]
+
+    def where(self, shown: int = 3) -> str:
+        """``g0-l1-s2 seat 1, g3-l1-s0 seat 2 and 4 more``."""
+        listed = ", ".join(self.seats[:shown])
+        more = len(self.seats) - shown
+        return f"{listed} and {more} more" if more > 0 else listed
+
+
+TRACEBACKS_NOTE = ("A traceback shows only the bot's own files, with paths relative to its "
+                   "submission; cardref report --no-tracebacks leaves them out.")
+
+
+def tracebacks(results: dict[str, Any]) -> list[TracebackGroup]:
+    """The failure list's distinct tracebacks per bot, in order of first failure
+    (a bot that raises the same way in many games is shown once)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for f in results.get("failure_list", []):
+        if f.get("traceback"):
+            groups.setdefault((f["bot"], f["traceback"]), []).append(
+                f"{f['game']} seat {f['seat']}")
+    return [TracebackGroup(bot, trace, seats) for (bot, trace), seats in groups.items()]
+
+
 def failure_summary(results: dict[str, Any]) -> list[tuple[str, str]]:
     """(bot, "2 error, 1 timeout") for every bot that failed."""
     return [(b, ", ".join(f"{n} {status}" for status, n in sorted(c.items())))
