@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -85,20 +86,45 @@ def _ipc() -> list[str]:
     return sorted(rows)
 
 
-def _sandbox_processes(uid: int | None = None) -> list[str]:
-    """Processes run by a sandbox's user (as root, a fresh uid per server)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+def _left_behind() -> list[str]:
+    """Live processes descended from this one. The test process is a child
+    subreaper (``_reaper``), so any process a run leaves behind, however it
+    was orphaned, is re-parented to it and found here, and nothing else
+    running on the machine is."""
+    time.sleep(0.2)  # what was killed as the run ended has time to die
+    while True:  # orphans that have already died: reap them (a subreaper's duty)
         try:
-            status = Path(f"/proc/{entry}/status").read_text()
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                break
+        except ChildProcessError:
+            break
+    parents = {}
+    for entry in os.listdir("/proc"):
+        try:
+            status = Path(f"/proc/{entry}/status").read_text() if entry.isdigit() else ""
         except OSError:
             continue
-        real = int(re.search(r"^Uid:\s+(\d+)", status, re.M).group(1))
-        if (real in SANDBOX_UIDS) if uid is None else real == uid:
-            found.append(f"{entry}: {Path(f'/proc/{entry}/comm').read_text().strip()}")
-    return found
+        if status and not re.search(r"^State:\s+Z", status, re.M):
+            parents[int(entry)] = int(re.search(r"^PPid:\s+(\d+)", status, re.M).group(1))
+    mine = os.getpid()
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == mine:
+                return True
+        return False
+
+    return [f"{pid}: {Path(f'/proc/{pid}/cmdline').read_bytes()[:80]!r}"
+            for pid in parents if descends(pid)]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _reaper() -> None:
+    import ctypes
+
+    PR_SET_CHILD_SUBREAPER = 36
+    assert ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
 class Run:
@@ -131,7 +157,7 @@ class Run:
         done = subprocess.run(command, capture_output=True, text=True, timeout=600,
                               cwd=self.folder, env={**os.environ, "COLUMNS": "160"})
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-        assert _sandbox_processes(user) == [], "processes of the run are left"
+        assert _left_behind() == [], "processes of the run are left"
         assert _ipc() == ipc, "an IPC object is left"
         for folder in WATCHED:
             fresh = _listing(folder) - before[folder]
