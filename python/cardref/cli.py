@@ -162,7 +162,7 @@ def _tournament(args: argparse.Namespace) -> int:
         remove_results(config.output)
     console = Console()
     if not console.is_terminal:
-        console = Console(width=max(console.width, 120))
+        console = Console(width=max(console.width, 160))
     with Store(config.output) as store:
         schedule = build_schedule(config)
         resuming = store.initialise(config, schedule)
