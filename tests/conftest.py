@@ -46,6 +46,6 @@ def _no_bot_sandbox_outlives_its_test() -> Iterator[None]:
     leave bot servers warm for the next game, as a worker does; a test ends
     them, so that no sandbox outlives it (the confinement tests count them)."""
     yield
-    from cardref.tournament.sandbox import close_servers
+    from cardref.tournament.botserver import close_servers
 
     close_servers()

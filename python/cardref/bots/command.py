@@ -41,7 +41,8 @@ class CommandBot:
         self.shown = 0  # bytes of its standard error passed on so far
 
     def start(self, info: dict[str, Any]) -> None:
-        from ..tournament.sandbox import Limits, PopenControl, SeatProcess
+        from ..tournament.sandbox import Limits, SeatProcess
+        from ..tournament.weaker import PopenControl
 
         try:
             child = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

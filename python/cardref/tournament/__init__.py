@@ -7,9 +7,10 @@ One job per module (``docs/architecture.md`` has the map):
 - ``schedule``: which bots meet, in which seats, on which deals;
 - ``referee``: one game, from its seed and seating to a ``GameRecord``;
 - ``seats``: how the referee reaches a bot (in-process or its own process);
-- ``sandbox``: a submitted bot's seat process, its bot server and protocol;
-- ``confine``, ``seccomp``, ``stage``: the sandbox bubblewrap builds for it;
-- ``jail``: the weaker isolation an organiser may opt in to;
+- ``sandbox``: a submitted bot's seat process and its protocol;
+- ``botserver``: the warm servers that make those processes, one per bot;
+- ``confine``, ``seccomp``, ``stage``: the sandbox bubblewrap builds for them;
+- ``weaker`` and ``jail``: the weaker isolation an organiser may opt in to;
 - ``executor``: where games are played (this process, or a process pool);
 - ``cluster`` and ``gamehost``: the Dask executor, and the process that
   plays a worker's games;

@@ -25,10 +25,11 @@ from ..api import games as available_games
 from ..bots import BotLoadError
 from ..errors import InvalidParamsError
 from . import confine
+from .botserver import close_servers
 from .confine import INSTALL, WEAKER, ConfinementError, Sandbox, distribution_paths
 from .entries import SOURCES, BotSpec, command_target, content_hash, resolve
 from .entries import check as check_entry
-from .sandbox import Limits, close_servers
+from .sandbox import Limits
 
 if sys.version_info >= (3, 11):
     import tomllib

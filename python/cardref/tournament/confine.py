@@ -271,6 +271,6 @@ def unusable() -> Optional[str]:
         return "bubblewrap (bwrap) is not installed"
     if seccomp.program() is None:
         return "the system-call filter knows only x86-64 system calls"
-    from .sandbox import probe_sandbox  # a real server and seat, once per process
+    from .botserver import probe_sandbox  # a real server and seat, once per process
 
     return probe_sandbox()

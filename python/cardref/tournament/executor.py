@@ -24,8 +24,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Optional, Protocol, Union
 
+from .botserver import close_servers
 from .referee import Fault, GameRecord, TableSetup, play_or_fault
-from .sandbox import close_servers
 from .schedule import ScheduledGame
 
 Disqualified = Callable[[], frozenset]

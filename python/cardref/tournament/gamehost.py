@@ -27,9 +27,9 @@ import sys
 from typing import IO, Any, Optional
 
 from ..bots import BotLoadError
+from .botserver import close_servers
 from .entries import check
 from .referee import TableSetup, play_or_fault
-from .sandbox import close_servers
 
 PR_SET_PDEATHSIG = 1
 

@@ -15,7 +15,7 @@ another bot through state the kernel shares across namespaces:
 - timers (``alarm``, ``setitimer``, POSIX timers, ``timerfd``): a bot runs
   only while it is asked to act, so it needs no wake-up; without them a bot
   blocked reading its next request cannot run before it gets one, which
-  spares the referee stopping it (``sandbox.PidfdControl``);
+  spares the referee stopping it (``botserver.PidfdControl``);
 - kernel keyrings, ``ptrace``, ``process_vm_*``, ``kcmp``, ``setns``,
   ``perf_event_open``, ``bpf``, ``userfaultfd`` and ``io_uring``: calls a bot
   never needs, each a way around the other rules or into the kernel's less
