@@ -144,65 +144,22 @@ def _bench(argv: list[str]) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
-    from .tournament import runner
     from .tournament.config import load_config
     from .tournament.report import print_results
-    from .tournament.schedule import build_schedule
     from .tournament.stats import results as results_from_store
     from .tournament.store import Store, remove_results
 
-    if args.deal_groups is not None and args.deal_groups < 1:
-        raise UsageError(f"--deal-groups must be at least 1, got {args.deal_groups}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    for flag, value in (("--deal-groups", args.deal_groups), ("--workers", args.workers)):
+        if value is not None and value < 1:
+            raise UsageError(f"{flag} must be at least 1, got {value}")
     config = load_config(args.config, deal_groups=args.deal_groups, output=args.output)
     if args.restart:
         remove_results(config.output)
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=max(console.width, 160))
+    console = _console()
     with Store(config.output) as store:
-        schedule = build_schedule(config)
-        resuming = store.initialise(config, schedule)
-        workers = args.workers or config.workers or os.cpu_count() or 1
-        done = len(store.finished_keys())
-        if store.extended and not args.quiet:
-            console.print("Extending the tournament: " + "; ".join(store.extended))
-        executor, where = _cluster(args, config) if args.scheduler else (
-            None, f"{workers} worker(s)")
-        if not args.quiet:
-            verb = "Resuming" if resuming else "Starting"
-            console.print(f"{verb} {config.game} tournament: {len(schedule)} games "
-                          f"({done} already played), {where}, "
-                          f"results in {config.output}", markup=False, highlight=False)
-            if config.submitted():
-                console.print(f"Submitted bots: {config.sandbox.describe()}", markup=False,
-                              style="bold yellow" if config.sandbox.mode != "bubblewrap"
-                              else None)
-        faults: Optional[runner.RefereeFaults] = None
-        try:
-            if args.quiet:
-                runner.run(config, store, workers, executor=executor, on_fault=_report_fault)
-            else:
-                _run_live(config, store, workers, len(schedule), done, console, executor)
-        except runner.RefereeFaults as e:
-            faults = e
-        except runner.TournamentStopped as e:
-            print(f"cardref tournament: stopped by the failure policy: {e}", file=sys.stderr)
-            return 1
-        except runner.WorkerDied as e:
-            print(f"cardref tournament: error: {e}; run the same command again to resume",
-                  file=sys.stderr)
-            return 1
-        except KeyboardInterrupt:
-            print(f"cardref tournament: interrupted; {len(store.finished_keys())} games are "
-                  "stored; run the same command again to resume", file=sys.stderr)
-            return 130
-        finally:
-            if executor is not None:
-                executor.client.close()
+        code, faults = _play_tournament(args, config, store, console)
+        if code is not None:
+            return code
         results = results_from_store(store)
     print_results(results, console)
     console.print(f"Results: {config.output}", markup=False, highlight=False)
@@ -211,6 +168,66 @@ def _tournament(args: argparse.Namespace) -> int:
               "same command again to play them.", file=sys.stderr)
         return 1
     return 0
+
+
+def _console() -> Any:
+    """The terminal, or 160 columns for a file or pipe (the standings need them)."""
+    from rich.console import Console
+
+    console = Console()
+    return console if console.is_terminal else Console(width=max(console.width, 160))
+
+
+def _play_tournament(args: argparse.Namespace, config: Any, store: Any,
+                     console: Any) -> tuple[Optional[int], Any]:
+    """Play what is left; an exit code if the run ended early, and the
+    referee faults (games not stored) if any."""
+    from .tournament import runner
+    from .tournament.schedule import build_schedule
+
+    schedule = build_schedule(config)
+    resuming = store.initialise(config, schedule)
+    workers = args.workers or config.workers or os.cpu_count() or 1
+    done = len(store.finished_keys())
+    executor, where = _cluster(args, config) if args.scheduler else (
+        None, f"{workers} worker(s)")
+    if not args.quiet:
+        _announce(config, store, console, resuming, len(schedule), done, where)
+    try:
+        if args.quiet:
+            runner.run(config, store, workers, executor=executor, on_fault=_report_fault)
+        else:
+            _run_live(config, store, workers, len(schedule), done, console, executor)
+    except runner.RefereeFaults as e:
+        return None, e
+    except runner.TournamentStopped as e:
+        print(f"cardref tournament: stopped by the failure policy: {e}", file=sys.stderr)
+        return 1, None
+    except runner.WorkerDied as e:
+        print(f"cardref tournament: error: {e}; run the same command again to resume",
+              file=sys.stderr)
+        return 1, None
+    except KeyboardInterrupt:
+        print(f"cardref tournament: interrupted; {len(store.finished_keys())} games are "
+              "stored; run the same command again to resume", file=sys.stderr)
+        return 130, None
+    finally:
+        if executor is not None:
+            executor.client.close()
+    return None, None
+
+
+def _announce(config: Any, store: Any, console: Any, resuming: bool, total: int, done: int,
+              where: str) -> None:
+    """What is about to be played, where, and how submitted bots are confined."""
+    if store.extended:
+        console.print("Extending the tournament: " + "; ".join(store.extended), markup=False)
+    verb = "Resuming" if resuming else "Starting"
+    console.print(f"{verb} {config.game} tournament: {total} games ({done} already played), "
+                  f"{where}, results in {config.output}", markup=False, highlight=False)
+    if config.submitted():
+        console.print(f"Submitted bots: {config.sandbox.describe()}", markup=False,
+                      style="bold yellow" if config.sandbox.mode != "bubblewrap" else None)
 
 
 def _report_fault(fault: Any) -> None:
@@ -289,74 +306,12 @@ def _run_live(config: Any, store: Any, workers: int, total: int, done: int,
 
 
 def _replay(args: argparse.Namespace) -> int:
-    import json
-
-    import cardref
-
     from . import replaying
-    from .tournament.store import open_existing
 
-    with open_existing(args.file) as store:
-        game = store.game(args.game)
-        if game is None:
-            keys = sorted(store.finished_keys())
-            sample = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
-            raise UsageError(f"{args.file}: no finished game {args.game!r}; "
-                             f"{len(keys)} finished games: {sample or 'none'}")
-        problem = None if args.force else replaying.reveal_problem(store, args.game)
-        if problem:
-            raise UsageError(problem)
-        meta = store.meta()
-        actions = store.actions(args.game)
-        cpu = store.cpu_seconds(args.game)
-    engine = cardref.load(meta["game"], int(meta["players"]), engine=meta["engine"],
-                          **json.loads(meta["params"]))
-    state = engine.new_state(seed=game["seed"])
-    seating = game["seating"]
-    if args.seat is not None and not 0 <= args.seat < len(seating):
-        raise UsageError(f"--seat must be a seat of this game, 0 to {len(seating) - 1}; "
-                         f"got {args.seat}")
-    print(f"game {game['key']}: {meta['game']}, seed {game['seed']}, seating "
-          + ", ".join(f"{seat}={name}" for seat, name in enumerate(seating)))
-    for step, (seat, actor, action, seconds) in enumerate(actions):
-        if seat == args.seat and state.current_player() == seat:
-            print("\n".join(replaying.seat_lines(step, state, seat, seating[seat], actor,
-                                                 action, seconds)))
-        if state.current_player() != seat:
-            print(f"step {step}: stored seat {seat} is not the player to act "
-                  f"({state.current_player()})")
-            return 1
-        try:
-            state.apply(action)
-        except cardref.IllegalActionError as e:
-            print(f"step {step}: the engine refuses the stored action: {e}")
-            return 1
-        if args.steps:
-            who = seating[seat] + (" (fallback)" if actor == "fallback" else "")
-            used = "" if cpu[step] is None else f"  {cpu[step] * 1000:8.2f} ms CPU"
-            print(f"{step:5d}  seat {seat} {who:<20} {action:<16} {seconds * 1000:8.2f} ms"
-                  f"{used}")
-    if not state.is_terminal():
-        print(f"the stored actions end before the game does (step {len(actions)})")
-        return 1
-    from .tournament.referee import final_placements
-
-    forfeited = {seat for seat, status in enumerate(game["statuses"]) if status != "ok"}
-    final = final_placements(list(state.placements()), forfeited, json.loads(meta["teams"]))
-    same = (list(state.placements()) == game["engine_placements"]
-            and list(state.scores()) == game["scores"] and final == game["placements"])
-    print(f"scores {list(state.scores())}, engine placements {list(state.placements())}, "
-          f"final placements {final}, statuses {game['statuses']}")
-    for line in replaying.failure_lines(game):
-        print(line)
-    if args.html is not None:
-        print(f"page: {replaying.write_replay_page(meta, game, actions, args.html)}")
-    if not same:
-        print(f"MISMATCH: stored scores {game['scores']}, engine placements "
-              f"{game['engine_placements']}, final placements {game['placements']}")
-        return 1
-    print("reproduced: the engine gives the stored result")
-    return 0
+    try:
+        return replaying.run(args)
+    except replaying.ReplayError as e:
+        raise UsageError(str(e)) from None
 
 
 def _report(args: argparse.Namespace) -> int:

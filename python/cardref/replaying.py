@@ -1,6 +1,9 @@
-"""What ``cardref replay`` shows besides re-playing a stored game: what one
-seat saw, why seats failed, and the game as a page (``cardref.viewer``); and
-the refusal to show a deal that is still to be played.
+"""``cardref replay``: a stored game re-played through the engine from its
+seed and stored actions, each checked to be legal and made by the stored
+seat, and its stored result checked (scores, the engine's placements and the
+final placements with forfeits); besides, what one seat saw, why seats
+failed, and the game as a page (``cardref.viewer``); and the refusal to show
+a deal that is still to be played.
 
 Every game of a deal group is dealt the same cards. While a tournament is
 unfinished, replaying a game whose group still has seatings to play shows
@@ -15,6 +18,98 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .viewer import Replay, write_page
+
+
+class ReplayError(Exception):
+    """A game that cannot be replayed as asked; the message says why."""
+
+
+def run(args: Any) -> int:
+    """The command: 0 if the engine reproduces the stored game, 1 if not."""
+    import cardref
+
+    game, meta, actions, cpu = _stored(args)
+    engine = cardref.load(meta["game"], int(meta["players"]), engine=meta["engine"],
+                          **json.loads(meta["params"]))
+    state = engine.new_state(seed=game["seed"])
+    seating = game["seating"]
+    if args.seat is not None and not 0 <= args.seat < len(seating):
+        raise ReplayError(f"--seat must be a seat of this game, 0 to {len(seating) - 1}; "
+                          f"got {args.seat}")
+    print(f"game {game['key']}: {meta['game']}, seed {game['seed']}, seating "
+          + ", ".join(f"{seat}={name}" for seat, name in enumerate(seating)))
+    problem = _step_through(state, game, actions, cpu, args)
+    if problem is not None:
+        print(problem)
+        return 1
+    same = _report_result(state, game, meta)
+    if args.html is not None:
+        print(f"page: {write_replay_page(meta, game, actions, args.html)}")
+    if not same:
+        print(f"MISMATCH: stored scores {game['scores']}, engine placements "
+              f"{game['engine_placements']}, final placements {game['placements']}")
+        return 1
+    print("reproduced: the engine gives the stored result")
+    return 0
+
+
+def _stored(args: Any) -> tuple[dict[str, Any], dict[str, str], list, list]:
+    """The stored game, the tournament's meta, its actions and their CPU times."""
+    from .tournament.store import open_existing
+
+    with open_existing(args.file) as store:
+        game = store.game(args.game)
+        if game is None:
+            keys = sorted(store.finished_keys())
+            sample = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
+            raise ReplayError(f"{args.file}: no finished game {args.game!r}; "
+                              f"{len(keys)} finished games: {sample or 'none'}")
+        problem = None if args.force else reveal_problem(store, args.game)
+        if problem:
+            raise ReplayError(problem)
+        return game, store.meta(), store.actions(args.game), store.cpu_seconds(args.game)
+
+
+def _step_through(state: Any, game: dict[str, Any], actions: list, cpu: list,
+                  args: Any) -> Optional[str]:
+    """Apply the stored actions, printing what was asked; why they do not
+    replay, or None."""
+    import cardref
+
+    seating = game["seating"]
+    for step, (seat, actor, action, seconds) in enumerate(actions):
+        if state.current_player() != seat:
+            return (f"step {step}: stored seat {seat} is not the player to act "
+                    f"({state.current_player()})")
+        if seat == args.seat:
+            print("\n".join(seat_lines(step, state, seat, seating[seat], actor, action,
+                                       seconds)))
+        try:
+            state.apply(action)
+        except cardref.IllegalActionError as e:
+            return f"step {step}: the engine refuses the stored action: {e}"
+        if args.steps:
+            who = seating[seat] + (" (fallback)" if actor == "fallback" else "")
+            used = "" if cpu[step] is None else f"  {cpu[step] * 1000:8.2f} ms CPU"
+            print(f"{step:5d}  seat {seat} {who:<20} {action:<16} {seconds * 1000:8.2f} ms"
+                  f"{used}")
+    if not state.is_terminal():
+        return f"the stored actions end before the game does (step {len(actions)})"
+    return None
+
+
+def _report_result(state: Any, game: dict[str, Any], meta: dict[str, str]) -> bool:
+    """Print the result and the failures; whether it is the stored one."""
+    from .tournament.referee import final_placements
+
+    forfeited = {seat for seat, status in enumerate(game["statuses"]) if status != "ok"}
+    final = final_placements(list(state.placements()), forfeited, json.loads(meta["teams"]))
+    print(f"scores {list(state.scores())}, engine placements {list(state.placements())}, "
+          f"final placements {final}, statuses {game['statuses']}")
+    for line in failure_lines(game):
+        print(line)
+    return (list(state.placements()) == game["engine_placements"]
+            and list(state.scores()) == game["scores"] and final == game["placements"])
 
 
 def reveal_problem(store: Any, key: str) -> Optional[str]:
