@@ -4,6 +4,7 @@
 //! (`python/cardref/reference/back_alley.py`). Card sets and the stock as
 //! arrays are handled by small helpers at the end of the file.
 
+use crate::points::Count;
 use super::json::card_text;
 use super::{
     BackAlley, DealOutcome, DealRecord, Exchange, Phase, BB, BID, BOARD, DECK, JOKERS,
@@ -48,7 +49,7 @@ fn partner_of(seat: usize) -> usize {
 // §4 Setup, deal, dealer rotation, first leader
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// A new game. With `first_dealer = "random"` the first generator call
     /// picks the dealer; the first deal then uses `deck` if given (top card
     /// first, no generator call), else the generator's first shuffle.
@@ -63,7 +64,8 @@ impl BackAlley {
             FirstDealer::Random => rng.bounded(4) as u8,
         };
         let mut game = BackAlley {
-            hand_size: params.schedule[0],
+            count: C::default(),
+hand_size: params.schedule[0],
             params,
             rng,
             phase: Phase::Bidding,
@@ -184,7 +186,7 @@ impl BackAlley {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for BackAlley {
+impl<C: Count> Rules for BackAlley<C> {
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::GameOver).then_some(self.to_act as usize)
     }
@@ -252,7 +254,7 @@ impl Rules for BackAlley {
 // §5.1 Bidding
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// The highest number `to_act` may bid now (0 = none), BA-1 and BA-2.
     pub(super) fn max_number_bid(&self) -> u8 {
         let n = self.hand_size;
@@ -287,7 +289,7 @@ impl BackAlley {
 // §5.2 Play
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// Both jokers and the trump suit are trumps (BA-13).
     pub(super) fn is_trump(&self, c: u8) -> bool {
         self.trump_set() >> c & 1 == 1
@@ -349,7 +351,7 @@ impl BackAlley {
 // §6.1 End of the auction
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// Four passes void the deal; otherwise play starts with the first leader.
     fn end_auction(&mut self) {
         if self.bids.iter().all(|&b| b == PASS) {
@@ -381,7 +383,7 @@ impl BackAlley {
 // §6.2 First leader
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// BA-10: the last (or first) board bidder, else the first highest number.
     pub(super) fn first_leader(&self) -> usize {
         let boards = (0..4).filter(|&i| self.bids[i] == BOARD);
@@ -402,7 +404,7 @@ impl BackAlley {
 // §6.3 Resolving a trick
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// The strength of `card` in a trick led with `led`: trumps above the led
     /// suit, cards of other suits never win.
     pub(super) fn strength(&self, card: u8, led: u8) -> i32 {
@@ -448,7 +450,7 @@ impl BackAlley {
 // §6.4 The Bloopers
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// BA-14: whether a Blooper led by `leader` binds `seat`: the Little one
     /// binds every other player, the Big one its leader's partner only with
     /// `big_blooper_binds_partner`; neither without `blooper_lead_rules`.
@@ -473,7 +475,7 @@ impl BackAlley {
 // §7 Hand end, scoring, game end
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// The board level of team `team` (0 = no board), BA-5.
     pub(super) fn board_level(&self, team: usize) -> u32 {
         let mut level = 0;
@@ -571,7 +573,7 @@ impl BackAlley {
     }
 }
 
-impl Outcome for BackAlley {
+impl<C: Count> Outcome for BackAlley<C> {
     fn scores(&self) -> Vec<i64> {
         (0..PLAYERS).map(|s| self.team_scores[s % 2]).collect()
     }
@@ -580,6 +582,11 @@ impl Outcome for BackAlley {
         competition_placements(PLAYERS, |a, b| {
             self.team_scores[a % 2] > self.team_scores[b % 2]
         })
+    }
+
+    /// Deals dealt so far (played, redealt or abandoned), the one in play included.
+    fn rounds(&self) -> u32 {
+        (self.deals.len() + usize::from(self.phase != Phase::GameOver)) as u32
     }
 }
 
@@ -866,7 +873,7 @@ pub(super) fn lowest_trump(trumps: u64) -> u64 {
     }
 }
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     fn checked_deck(given: &[String]) -> Result<[u8; DECK], Error> {
         let canonical: Vec<String> = (0..DECK as u8).map(card_text).collect();
         let order = crate::cards::check_deck(given, &canonical)?;

@@ -5,6 +5,7 @@
 //! the tables and seat orders the rules use are small helpers at the end of
 //! the file.
 
+use crate::points::Count;
 use super::{ALT75, BOMB, CODES, D1, D2, DECLINE, FLIP, FiveAlive, GameResult, HASBRO77, Hand, KINDS, MAX_PLAYERS, PendingBomb, Phase, Pile, REDEAL, RESPOND, REV, SKIP, Seats, WILD_KINDS};
 use crate::cards::check_deck;
 use crate::game::{Action, Error, Outcome, Rules};
@@ -26,7 +27,7 @@ fn is_number(card: u8) -> bool {
 // §3.1 Seats and direction
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     #[inline]
     pub(super) fn is_active(&self, seat: usize) -> bool {
         self.active >> seat & 1 == 1
@@ -60,7 +61,7 @@ impl FiveAlive {
 // §4 Setup, deal and who starts
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// A new game: round 1 is dealt from `deck` if given (top card first, no
     /// generator call), else from the generator's first shuffle.
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
@@ -121,7 +122,7 @@ impl FiveAlive {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for FiveAlive {
+impl<C: Count> Rules for FiveAlive<C> {
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::GameOver).then_some(self.current as usize)
     }
@@ -189,7 +190,7 @@ impl Rules for FiveAlive {
     }
 }
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// A wild card always fits; a number only if the total stays at 21 or less.
     #[inline]
     pub(super) fn fits(&self, card: u8) -> bool {
@@ -223,7 +224,7 @@ impl FiveAlive {
 // §6.1 Playing a card
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// §6.1 steps 1-6: play the card, apply its effect, then the end checks.
     /// Inlined into the step: most cards take only the few lines up to the
     /// turn passing on; the rest is out of line.
@@ -303,7 +304,7 @@ impl FiveAlive {
 // §6.2 Card effects
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// §6.2 for every card but the cards it moves (`move_cards`). Returns who
     /// plays next if the round goes on (§6.1 step 6): the next active seat in
     /// the new direction, or for SKIP the one after it (FA-19).
@@ -367,7 +368,7 @@ impl FiveAlive {
 // §6.3-6.4 Drawing and rebuilding the draw pile
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// §6.3: one card from the top; rebuild first if the pile is empty.
     #[inline(always)]
     pub(super) fn draw(&mut self, seat: usize) {
@@ -402,7 +403,7 @@ impl FiveAlive {
 // §6.5 Redeal
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// §6.5 (FA-13): gather every active hand, sort, shuffle, deal them all out.
     pub(super) fn redeal(&mut self, player: usize) {
         let mut counts = [0u8; KINDS];
@@ -450,7 +451,7 @@ impl FiveAlive {
 // §6.6 Bomb
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// One responder: discard a single 0 (never =0, FA-9) or lose a life.
     fn answer_bomb(&mut self, seat: usize, with_zero: bool, batch: &mut Seats) {
         if with_zero {
@@ -496,7 +497,7 @@ impl FiveAlive {
 // §6.7 Losing a life
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// One life off the seat (or its team); at 0 the seat is out at once and its
     /// hand goes to the bottom of the discard pile (FA-18).
     pub(super) fn lose_life(&mut self, seat: usize, batch: &mut Seats) {
@@ -520,7 +521,7 @@ impl FiveAlive {
 // §6.8 Flip
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// Lose a life, keep the hand, total back to 0 (FA-5, FA-6).
     pub(super) fn flip(&mut self, player: usize) {
         let mut batch = Seats::default();
@@ -539,7 +540,7 @@ impl FiveAlive {
 // §7.1 Round end
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// Everyone else loses a life (teams: the other team), then a new deal by the
     /// player who went out (FA-4, FA-12). `gone_out`: the seats whose hands
     /// are empty, as a set.
@@ -578,7 +579,7 @@ impl FiveAlive {
 // §7.3-7.4 Game end
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// Sudden death, then the standard end; records the batch's eliminations.
     /// Nothing to do unless someone was eliminated or a team has no lives left.
     #[inline]
@@ -649,7 +650,7 @@ impl FiveAlive {
     }
 }
 
-impl Outcome for FiveAlive {
+impl<C: Count> Outcome for FiveAlive<C> {
     /// Lives left per seat; in team play each seat shows its team's lives.
     fn scores(&self) -> Vec<i64> {
         (0..self.n())
@@ -668,13 +669,18 @@ impl Outcome for FiveAlive {
         }
         placements
     }
+
+    /// Rounds dealt so far.
+    fn rounds(&self) -> u32 {
+        self.round
+    }
 }
 
 // ---------------------------------------------------------------------------
 // §7.5 Termination
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// FA-26: past `max_actions` the game ends; a pending Bomb is dropped.
     #[inline]
     fn check_cap(&mut self) {
@@ -957,10 +963,11 @@ impl Params {
     }
 }
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     pub(super) fn blank(params: Params, seed: u64) -> Self {
         let mut game = FiveAlive {
-            params,
+            count: C::default(),
+params,
             rng: SplitMix64::new(seed),
             round: 1,
             dealer: params.first_dealer as u8,

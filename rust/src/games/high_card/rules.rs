@@ -2,6 +2,7 @@
 //! (`tests/testgame/rules.md`), under the same headings and with the same
 //! function names as its Python twin (`tests/testgame/reference.py`).
 
+use crate::points::Count;
 use super::{HighCard, CARDS_PER_SEAT, MAX_CARDS, MAX_PLAYERS};
 use crate::cards::{bits, check_deck};
 use crate::game::{competition_placements, Action, Error, Outcome, Rules};
@@ -12,12 +13,13 @@ use crate::rng::SplitMix64;
 // §4 Setup and deal
 // ---------------------------------------------------------------------------
 
-impl HighCard {
+impl<C: Count> HighCard<C> {
     /// A new game: dealt from `deck` if given (top card first, no generator
     /// call), else from the generator's one shuffle.
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
         let mut game = HighCard {
-            params,
+            count: C::default(),
+params,
             rng: SplitMix64::new(seed),
             hands: [0; MAX_PLAYERS],
             stock: [0; MAX_CARDS],
@@ -67,7 +69,7 @@ impl HighCard {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for HighCard {
+impl<C: Count> Rules for HighCard<C> {
     fn current_player(&self) -> Option<usize> {
         (!self.over).then_some(self.to_act as usize)
     }
@@ -97,7 +99,7 @@ impl Rules for HighCard {
 // §6 Effects
 // ---------------------------------------------------------------------------
 
-impl HighCard {
+impl<C: Count> HighCard<C> {
     /// §6.1: the card goes to the round, the player draws; after the last
     /// seat, the round is won.
     fn play_card(&mut self, card: u8) {
@@ -142,7 +144,7 @@ impl HighCard {
 // §7 Game end
 // ---------------------------------------------------------------------------
 
-impl Outcome for HighCard {
+impl<C: Count> Outcome for HighCard<C> {
     fn scores(&self) -> Vec<i64> {
         self.scores[..self.params.players].to_vec()
     }
@@ -150,6 +152,11 @@ impl Outcome for HighCard {
     /// The higher score is better; equal scores share (HC-4).
     fn final_placements(&self) -> Vec<u32> {
         competition_placements(self.params.players, |a, b| self.scores[a] > self.scores[b])
+    }
+
+    /// Rounds begun so far: the rounds won, and the one in play.
+    fn rounds(&self) -> u32 {
+        self.played.count_ones() / self.params.players as u32 + u32::from(self.round_len > 0)
     }
 }
 

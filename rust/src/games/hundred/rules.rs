@@ -4,6 +4,7 @@
 //! (hands as words of bytes, card tables, seat tables) is kept in small
 //! helpers at the end of the file.
 
+use crate::points::Count;
 use super::{Hundred, Reason, LIMIT, MAX_CARDS, MAX_PLAYERS, NEGATIVE_FLOOR, NO_BUST, RECENT_RING, VALUE_STEP};
 use super::json::card_code;
 use crate::cards::{bits, check_deck};
@@ -38,7 +39,7 @@ pub(super) const fn rank_of(c: u8) -> u8 {
 // §3.1 Seats and direction
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     pub(super) fn is_active(&self, seat: usize) -> bool {
         self.chips[seat] > 0
     }
@@ -54,12 +55,13 @@ impl Hundred {
 // §4 Setup, deal, who starts
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// A new game, dealt from `deck` if given (top card first, no generator
     /// call), else from the generator's first shuffle.
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
         let mut game = Hundred {
-            params,
+            count: C::default(),
+params,
             cards: params.cards(),
             stride: hand_stride(params.hand_size),
             floor: params.floor(),
@@ -145,7 +147,7 @@ impl Hundred {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for Hundred {
+impl<C: Count> Rules for Hundred<C> {
     fn current_player(&self) -> Option<usize> {
         self.result.is_none().then_some(self.current as usize)
     }
@@ -199,7 +201,7 @@ impl Rules for Hundred {
     }
 }
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// The distinct cards the player to act may play (HU-6): the safe ones
     /// while one exists (unless voluntary busts are allowed), else all.
     #[inline]
@@ -258,7 +260,7 @@ impl Params {
 // §6.2 Full resolution of a play
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// §6.2: the full resolution of `play C [X]`. Inlined into the playout
     /// loop; a bust (one play in twenty) continues out of line in
     /// [`Self::finish_bust`].
@@ -307,7 +309,7 @@ impl Hundred {
 // §6.3 Bust penalty
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// Loses a chip, then applies `bust_rule`; true if a new deal was made.
     pub(super) fn bust(&mut self, seat: usize) -> bool {
         self.chips[seat] -= 1;
@@ -351,7 +353,7 @@ impl Hundred {
 // §6.4 Drawing
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// Draws the top card; an empty stock is first rebuilt from the pile (HU-11).
     #[inline]
     fn draw(&mut self, seat: usize) {
@@ -390,7 +392,7 @@ impl Hundred {
 // §7 Round structure, game end, termination
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// §7.3: the cap ends a game not over yet.
     #[cold]
     #[inline(never)]
@@ -438,7 +440,7 @@ impl Hundred {
     }
 }
 
-impl Outcome for Hundred {
+impl<C: Count> Outcome for Hundred<C> {
     fn scores(&self) -> Vec<i64> {
         self.chips[..self.n()].to_vec()
     }
@@ -452,6 +454,11 @@ impl Outcome for Hundred {
             }
         }
         competition_placements(self.n(), |a, b| group[a] < group[b])
+    }
+
+    /// Deals dealt so far (more than one only with `bust_rule = redeal`).
+    fn rounds(&self) -> u32 {
+        self.deal_number as u32
     }
 }
 
@@ -813,7 +820,7 @@ impl Params {
     }
 }
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     pub(super) fn n(&self) -> usize {
         self.params.players
     }

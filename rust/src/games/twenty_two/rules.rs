@@ -5,6 +5,7 @@
 //! sets compared rank by rank in nibbles, seat tables, subsets listed from a
 //! table of bit patterns) is kept in small helpers at the end of the file.
 
+use crate::points::Count;
 use super::{Phase, Trick, TwentyTwo, CARDS, DISCARD, HISTORY_CAPACITY, MAX_PLAYERS, MAX_TRICKS, NONE, PLAY};
 use super::json::card_text;
 use crate::cards::{bits, check_deck};
@@ -37,12 +38,13 @@ pub(super) fn value_of(r: u32) -> u32 {
 // §4 Setup, deal, dealer, leader
 // ---------------------------------------------------------------------------
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     /// A new game: the first dealer (a generator call if random), then hand 1
     /// dealt from `deck` if given (top card first, no generator call).
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
         let mut game = TwentyTwo {
-            params,
+            count: C::default(),
+params,
             rng: SplitMix64::new(seed),
             hand_number: 1,
             dealer: 0,
@@ -147,7 +149,7 @@ impl TwentyTwo {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for TwentyTwo {
+impl<C: Count> Rules for TwentyTwo<C> {
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::GameOver).then_some(self.to_act as usize)
     }
@@ -224,7 +226,7 @@ impl Rules for TwentyTwo {
     }
 }
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     /// §5.1: the most cards `hand` may discard (its size and the stock limit it).
     pub(super) fn most_discards(&self, hand: u64) -> usize {
         hand.count_ones().min(self.stock_size()) as usize
@@ -341,7 +343,7 @@ pub(super) fn is_lowest_set(set: u64, hand: u64) -> bool {
 // §6 Effects
 // ---------------------------------------------------------------------------
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     /// §5.1: the cards go face down to the discards; draw as many from the top.
     #[inline(never)]
     pub(super) fn discard(&mut self, set: u64) {
@@ -459,7 +461,7 @@ impl TwentyTwo {
 // §7 Hand end, game end, placements
 // ---------------------------------------------------------------------------
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     /// Two or more left: the next hand, dealt by `next_dealer` even if out (TT-17).
     fn end_hand(&mut self, next_dealer: u8) {
         let mut cards = [0u8; 52];
@@ -494,13 +496,18 @@ impl TwentyTwo {
     }
 }
 
-impl Outcome for TwentyTwo {
+impl<C: Count> Outcome for TwentyTwo<C> {
     fn scores(&self) -> Vec<i64> {
         (0..self.n()).map(|s| set_value(self.piles[s])).collect()
     }
 
     fn final_placements(&self) -> Vec<u32> {
         competition_placements(self.n(), |a, b| self.standing(a) < self.standing(b))
+    }
+
+    /// Hands dealt so far.
+    fn rounds(&self) -> u32 {
+        self.hand_number
     }
 }
 
@@ -906,7 +913,7 @@ impl Subsets {
     }
 }
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     pub(super) fn n(&self) -> usize {
         self.params.players
     }
