@@ -16,11 +16,11 @@ import importlib
 import json
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from types import ModuleType
-from collections.abc import Iterator
 from typing import Any, Optional
 
 from ..cards import check_deck

@@ -11,6 +11,7 @@ use super::{
     LB, MAX_HAND, MAX_SCHEDULE, NO_TRUMP, PASS, PLAYERS, POINT_LIMIT,
 };
 use crate::cards::bits;
+use crate::fired;
 use crate::game::{competition_placements, Action, Error, Outcome, Rules};
 use crate::params::{choice_key, variant_keys, CustomKey, KeyValue, Param, Variant};
 use crate::rng::SplitMix64;
@@ -95,6 +96,9 @@ hand_size: params.schedule[0],
             history: Vec::with_capacity(512),
             deal_start: 0,
         };
+        if game.params.first_dealer == FirstDealer::Random {
+            fired!(game.count, "BA-P1");
+        }
         let cards = match first_deck {
             Some(cards) => cards,
             None => game.shuffled_deck(),
@@ -127,10 +131,12 @@ hand_size: params.schedule[0],
         self.turned_len = 0;
         self.exchange = None;
         if !is_joker(self.upcard) {
+            fired!(self.count, "BA-P2");
             self.trump = suit_of(self.upcard);
         } else if self.params.joker_upcard == JokerUpcard::TurnNext {
             self.turn_next_card();
         } else {
+            fired!(self.count, "BA-P3");
             self.trump = NO_TRUMP;
             self.joker_exchange();
         }
@@ -142,9 +148,12 @@ hand_size: params.schedule[0],
     pub(super) fn joker_exchange(&mut self) {
         let other = if self.upcard == BB { LB } else { BB };
         let Some(seat) = (0..PLAYERS).find(|&s| self.hands[s] >> other & 1 == 1) else {
+            fired!(self.count, "BA-P6");
             return;
         };
+        fired!(self.count, "BA-P4");
         let drawn = if self.params.joker_exchange_draw == JokerExchangeDraw::Bottom {
+            fired!(self.count, "BA-P5");
             self.stock_len -= 1;
             self.stock[self.stock_len as usize]
         } else {
@@ -162,10 +171,12 @@ hand_size: params.schedule[0],
     /// card is turned; nothing moves if the stock holds no standard card.
     fn turn_next_card(&mut self) {
         if self.stock().iter().all(|&c| is_joker(c)) {
+            fired!(self.count, "BA-P8");
             self.trump = NO_TRUMP;
             return;
         }
         while is_joker(self.upcard) {
+            fired!(self.count, "BA-P7");
             self.stock[self.stock_len as usize] = self.upcard;
             self.stock_len += 1;
             self.turned[self.turned_len as usize] = self.upcard;
@@ -275,12 +286,40 @@ impl<C: Count> BackAlley<C> {
     }
 
     pub(super) fn bid(&mut self, bid: u8) {
+        if C::ON {
+            self.note_bid(bid);
+        }
         self.bids[self.bids_len as usize] = bid;
         self.bids_len += 1;
         if self.bids_len < 4 {
             self.to_act = (self.to_act + 1) % 4;
         } else {
             self.end_auction();
+        }
+    }
+
+    /// The rule points of a bid.
+    fn note_bid(&mut self, bid: u8) {
+        let made = &self.bids[..self.bids_len as usize];
+        match bid {
+            PASS => fired!(self.count, "BA-P9"),
+            BOARD => fired!(self.count, "BA-P11"),
+            _ => fired!(self.count, "BA-P10"),
+        }
+        if bid == BOARD && made.contains(&BOARD) {
+            fired!(self.count, "BA-P12");
+        }
+        if self.max_number_bid() == 0 {
+            fired!(self.count, "BA-P13");
+        }
+        let n = self.hand_size;
+        let cap = match self.params.bid_cap {
+            BidCap::HandSizeMinusOne => n - 1,
+            BidCap::HandSize => n,
+        };
+        let last = made.iter().rev().find(|&&b| b != PASS && b != BOARD);
+        if self.params.bid_not_above_previous && last.is_some_and(|&k| k < cap) {
+            fired!(self.count, "BA-P14");
         }
     }
 }
@@ -333,8 +372,58 @@ impl<C: Count> BackAlley<C> {
         }
     }
 
+    /// The rule points of a lead or a follow (§5.2, §6.4).
+    fn note_play(&mut self, card: u8) {
+        let seat = self.to_act as usize;
+        let hand = self.hands[seat];
+        let trumps = hand & self.trump_set();
+        if self.trick_len == 0 {
+            let has_others = hand & !trumps != 0;
+            if !self.trump_broken && !self.exempt(seat) && has_others {
+                fired!(self.count, "BA-P15");
+            }
+            if self.is_trump(card) && !self.trump_broken {
+                if self.exempt(seat) && has_others {
+                    fired!(self.count, "BA-P16");
+                } else if !has_others {
+                    fired!(self.count, "BA-P17");
+                }
+            }
+            if is_joker(card) && !self.params.blooper_lead_rules {
+                fired!(self.count, "BA-P23");
+            }
+            return;
+        }
+        let led = self.trick[0];
+        let leader = self.trick_leader as usize;
+        if trumps != 0 && self.blooper_rule_applies(led, leader, seat) {
+            if led == BB {
+                fired!(self.count, "BA-P20");
+            } else {
+                fired!(self.count, "BA-P21");
+            }
+            return;
+        }
+        if led == BB && self.params.blooper_lead_rules && seat == partner_of(leader) {
+            fired!(self.count, "BA-P22");
+        }
+        let led_suit = if self.is_trump(led) {
+            self.trump_set()
+        } else {
+            suit_mask(suit_of(led))
+        };
+        if hand & led_suit != 0 {
+            fired!(self.count, "BA-P18");
+        } else {
+            fired!(self.count, "BA-P19");
+        }
+    }
+
     /// The card goes to the trick; after the fourth, the trick is resolved.
     fn play_card(&mut self, card: u8) {
+        if C::ON {
+            self.note_play(card);
+        }
         let seat = self.to_act as usize;
         self.hands[seat] &= !(1 << card);
         self.trick[self.trick_len as usize] = card;
@@ -362,15 +451,62 @@ impl<C: Count> BackAlley<C> {
         self.phase = Phase::Play;
         self.trick_leader = self.first_leader() as u8;
         self.to_act = self.trick_leader;
+        if C::ON {
+            self.note_auction();
+        }
+    }
+
+    /// The rule points of the contracts and the first leader (§6.1, §6.2).
+    fn note_auction(&mut self) {
+        let bids = self.bids;
+        for team in 0..2 {
+            let own: Vec<u8> = (0..4)
+                .filter(|&i| team_of(self.bidder(i)) == team)
+                .map(|i| bids[i])
+                .collect();
+            if own.contains(&BOARD) {
+                fired!(self.count, "BA-P26");
+                if self.params.board_multiplier_scope == BoardMultiplierScope::Hand {
+                    fired!(self.count, "BA-P27");
+                }
+                if own.iter().any(|&b| b != PASS && b != BOARD) {
+                    fired!(self.count, "BA-P28");
+                }
+                continue;
+            }
+            fired!(self.count, "BA-P29");
+            let contract: u32 = own.iter().map(|&b| u32::from(b)).sum();
+            if contract == 0 {
+                fired!(self.count, "BA-P30");
+            }
+            if contract > u32::from(self.hand_size) {
+                fired!(self.count, "BA-P31");
+            }
+        }
+        if bids.contains(&BOARD) {
+            if self.params.board_lead == BoardLead::First {
+                fired!(self.count, "BA-P33");
+            } else {
+                fired!(self.count, "BA-P32");
+            }
+            return;
+        }
+        fired!(self.count, "BA-P34");
+        let best = bids.iter().copied().max().unwrap_or(0);
+        if bids.iter().filter(|&&b| b == best).count() > 1 {
+            fired!(self.count, "BA-P35");
+        }
     }
 
     /// BA-20: a redeal at the same hand size, or abandon after the cap.
     pub(super) fn all_pass(&mut self) {
         self.all_pass_count += 1;
         if self.all_pass_count < self.params.max_consecutive_all_pass {
+            fired!(self.count, "BA-P24");
             self.record_deal(DealOutcome::Redeal, [0; 2], [0; 2]);
             self.next_deal();
         } else {
+            fired!(self.count, "BA-P25");
             self.record_deal(DealOutcome::Abandoned, [0; 2], [0; 2]);
             self.all_pass_count = 0;
             self.hand_index += 1;
@@ -436,6 +572,14 @@ impl<C: Count> BackAlley<C> {
         self.completed[self.completed_len as usize] = (self.trick_leader, self.trick, winner);
         self.completed_len += 1;
         self.tricks_won[winner as usize] += 1;
+        if trumps {
+            fired!(self.count, "BA-P36");
+            if !self.trump_broken {
+                fired!(self.count, "BA-P38");
+            }
+        } else {
+            fired!(self.count, "BA-P37");
+        }
         self.trump_broken |= trumps;
         self.trick_len = 0;
         self.trick_leader = winner;
@@ -524,6 +668,29 @@ impl<C: Count> BackAlley<C> {
     fn score_deal(&mut self) {
         let tricks = [0, 1].map(|t| self.tricks_won[t] + self.tricks_won[t + 2]);
         let points = [0, 1].map(|t| self.deal_points(t, tricks[t] as i64));
+        for (team, &taken) in tricks.iter().enumerate() {
+            let level = self.board_level(team);
+            if level > 0 {
+                if taken == self.hand_size {
+                    fired!(self.count, "BA-P41");
+                } else {
+                    fired!(self.count, "BA-P42");
+                }
+                if self.params.board_multiplier == BoardMultiplier::Doubling && level >= 2 {
+                    fired!(self.count, "BA-P43");
+                }
+                continue;
+            }
+            let contract: u32 = (0..4)
+                .filter(|&i| team_of(self.bidder(i)) == team)
+                .map(|i| u32::from(self.bids[i]))
+                .sum();
+            if u32::from(taken) >= contract {
+                fired!(self.count, "BA-P39");
+            } else {
+                fired!(self.count, "BA-P40");
+            }
+        }
         self.team_scores[0] += points[0];
         self.team_scores[1] += points[1];
         self.record_deal(DealOutcome::Played, tricks, points);
@@ -552,6 +719,11 @@ impl<C: Count> BackAlley<C> {
     /// The game ends after the last schedule entry; else the next dealer deals.
     fn next_deal(&mut self) {
         if self.hand_index == self.params.schedule.len() {
+            if self.team_scores[0] == self.team_scores[1] {
+                fired!(self.count, "BA-P45");
+            } else {
+                fired!(self.count, "BA-P44");
+            }
             self.phase = Phase::GameOver;
             return;
         }

@@ -56,6 +56,7 @@ pub const CODES: [&str; KINDS] = [
 ];
 pub(super) const D1: u8 = 8;
 pub(super) const D2: u8 = 9;
+pub(super) const PASS: u8 = 10;
 pub(super) const REV: u8 = 11;
 pub(super) const SKIP: u8 = 12;
 pub(super) const SET21: u8 = 13;

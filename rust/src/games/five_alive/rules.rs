@@ -6,8 +6,9 @@
 //! the file.
 
 use crate::points::Count;
-use super::{ALT75, BOMB, CODES, D1, D2, DECLINE, FLIP, FiveAlive, GameResult, HASBRO77, Hand, KINDS, MAX_PLAYERS, PendingBomb, Phase, Pile, REDEAL, RESPOND, REV, SKIP, Seats, WILD_KINDS};
+use super::{ALT75, BOMB, CODES, D1, D2, DECLINE, FLIP, FiveAlive, GameResult, HASBRO77, Hand, KINDS, MAX_PLAYERS, PASS, PendingBomb, Phase, Pile, REDEAL, RESPOND, REV, SET0, SET10, SET21, SKIP, Seats, WILD_KINDS};
 use crate::cards::check_deck;
+use crate::fired;
 use crate::game::{Action, Error, Outcome, Rules};
 use crate::params::{choice_key, invalid, variant_keys, Variant};
 use crate::rng::SplitMix64;
@@ -83,6 +84,11 @@ impl<C: Count> FiveAlive<C> {
     fn start_round(&mut self, deck: Option<Pile>) {
         if self.params.reset_direction_each_round || self.round == 1 {
             self.dir = 1;
+        } else if self.dir == -1 {
+            fired!(self.count, "FA-P2");
+        }
+        if self.round == 1 {
+            fired!(self.count, "FA-P1");
         }
         self.total = 0;
         self.discard.clear();
@@ -232,6 +238,9 @@ impl<C: Count> FiveAlive<C> {
     fn play_card(&mut self, player: usize, card: u8) {
         self.hands[player].remove_first(card);
         self.discard.push(card);
+        if C::ON {
+            self.note_card(player, card);
+        }
         if MOVES_CARDS >> card & 1 == 1 {
             self.play_moving_card(player, card);
             return;
@@ -305,6 +314,44 @@ impl<C: Count> FiveAlive<C> {
 // ---------------------------------------------------------------------------
 
 impl<C: Count> FiveAlive<C> {
+    /// The rule points of a card's effect that the card and the table decide.
+    fn note_card(&mut self, player: usize, card: u8) {
+        let two = self.active_count() == 2;
+        if is_number(card) {
+            fired!(self.count, "FA-P5");
+            if self.total + card == 21 {
+                fired!(self.count, "FA-P6");
+            }
+        }
+        match card {
+            SET21 => fired!(self.count, "FA-P7"),
+            SET10 => fired!(self.count, "FA-P8"),
+            SET0 => fired!(self.count, "FA-P9"),
+            PASS => fired!(self.count, "FA-P10"),
+            REV => {
+                fired!(self.count, "FA-P11");
+                if two {
+                    fired!(self.count, "FA-P12");
+                }
+            }
+            SKIP => {
+                fired!(self.count, "FA-P13");
+                if two {
+                    fired!(self.count, "FA-P14");
+                }
+            }
+            D1 => fired!(self.count, "FA-P15"),
+            D2 => fired!(self.count, "FA-P16"),
+            _ => {}
+        }
+        if self.teammates_spared() && matches!(card, D1 | D2 | BOMB) {
+            fired!(self.count, "FA-P17");
+        }
+        if card == BOMB && self.hands[player].is_empty() {
+            fired!(self.count, "FA-P28");
+        }
+    }
+
     /// §6.2 for every card but the cards it moves (`move_cards`). Returns who
     /// plays next if the round goes on (§6.1 step 6): the next active seat in
     /// the new direction, or for SKIP the one after it (FA-19).
@@ -352,11 +399,18 @@ impl<C: Count> FiveAlive<C> {
             REDEAL => {
                 if !self.hands[player].is_empty() {
                     self.redeal(player);
+                } else {
+                    fired!(self.count, "FA-P18");
                 }
             }
             _ => {
                 for &seat in self.targets(player).as_slice() {
                     let has_zero = self.hands[seat as usize].contains(0);
+                    if has_zero {
+                        fired!(self.count, "FA-P23");
+                    } else {
+                        fired!(self.count, "FA-P24");
+                    }
                     self.answer_bomb(seat as usize, has_zero, batch);
                 }
             }
@@ -378,6 +432,8 @@ impl<C: Count> FiveAlive<C> {
         if !self.draw.is_empty() {
             let card = self.draw.pop();
             self.hands[seat].push(card);
+        } else {
+            fired!(self.count, "FA-P19");
         }
     }
 
@@ -388,6 +444,7 @@ impl<C: Count> FiveAlive<C> {
         if len < 2 {
             return;
         }
+        fired!(self.count, "FA-P20");
         let cards = &mut self.discard.cards[..len - 1];
         self.rng.shuffle(cards);
         self.draw.len = cards.len() as u8;
@@ -406,6 +463,7 @@ impl<C: Count> FiveAlive<C> {
 impl<C: Count> FiveAlive<C> {
     /// §6.5 (FA-13): gather every active hand, sort, shuffle, deal them all out.
     pub(super) fn redeal(&mut self, player: usize) {
+        fired!(self.count, "FA-P21");
         let mut counts = [0u8; KINDS];
         for s in (0..self.n()).filter(|&s| self.is_active(s)) {
             for (total, &count) in counts.iter_mut().zip(&self.hands[s].counts) {
@@ -426,6 +484,7 @@ impl<C: Count> FiveAlive<C> {
         let len = gathered.len as usize;
         self.rng.shuffle(&mut gathered.cards[..len]);
         let order = if self.params.redeal_deal_order == RedealDealOrder::PlayDirection {
+            fired!(self.count, "FA-P22");
             self.dealing_order(self.next_active(player, self.dir), self.dir)
         } else {
             self.dealing_order(self.next_active(player, 1), 1)
@@ -464,6 +523,7 @@ impl<C: Count> FiveAlive<C> {
 
     /// Optional mode: the responders answer one action at a time.
     fn start_optional_bomb(&mut self, bomber: usize) {
+        fired!(self.count, "FA-P25");
         let responders = self.targets(bomber);
         self.current = responders.seats[0];
         self.pending = Some(PendingBomb {
@@ -478,6 +538,11 @@ impl<C: Count> FiveAlive<C> {
     /// `respond 0` or `decline`; after the last one the Bomb completes.
     fn bomb_answer(&mut self, seat: usize, respond: bool) {
         let Some(mut bomb) = self.pending else { return };
+        if respond {
+            fired!(self.count, "FA-P26");
+        } else {
+            fired!(self.count, "FA-P27");
+        }
         self.answer_bomb(seat, respond, &mut bomb.eliminated);
         bomb.index += 1;
         if bomb.index < bomb.responders.len {
@@ -503,11 +568,17 @@ impl<C: Count> FiveAlive<C> {
     pub(super) fn lose_life(&mut self, seat: usize, batch: &mut Seats) {
         if self.params.team_play {
             let team = seat % 2;
+            if self.team_lives[team] > 0 {
+                fired!(self.count, "FA-P30");
+            } else {
+                fired!(self.count, "FA-P31");
+            }
             self.team_lives[team] = self.team_lives[team].saturating_sub(1);
             return;
         }
         self.lives[seat] -= 1;
         if self.lives[seat] == 0 {
+            fired!(self.count, "FA-P29");
             self.set_active(self.active & !(1 << seat));
             let hand = self.hands[seat].pile;
             self.discard.insert_bottom(hand.as_slice());
@@ -524,6 +595,11 @@ impl<C: Count> FiveAlive<C> {
 impl<C: Count> FiveAlive<C> {
     /// Lose a life, keep the hand, total back to 0 (FA-5, FA-6).
     pub(super) fn flip(&mut self, player: usize) {
+        if self.playable() == 0 {
+            fired!(self.count, "FA-P3");
+        } else {
+            fired!(self.count, "FA-P4");
+        }
         let mut batch = Seats::default();
         self.lose_life(player, &mut batch);
         self.total = 0;
@@ -532,6 +608,8 @@ impl<C: Count> FiveAlive<C> {
         }
         if self.params.flip_ends_turn || !self.is_active(player) {
             self.current = self.next_active(player, self.dir) as u8;
+        } else {
+            fired!(self.count, "FA-P32");
         }
     }
 }
@@ -547,6 +625,16 @@ impl<C: Count> FiveAlive<C> {
     #[cold]
     fn end_round(&mut self, actor: usize, gone_out: u8) {
         const EVEN_SEATS: u8 = 0b0101_0101;
+        fired!(self.count, "FA-P33");
+        if gone_out.count_ones() > 1 {
+            fired!(self.count, "FA-P34");
+        }
+        if gone_out >> actor & 1 == 0 {
+            fired!(self.count, "FA-P35");
+        }
+        if self.params.team_play && gone_out & EVEN_SEATS != 0 && gone_out & EVEN_SEATS << 1 != 0 {
+            fired!(self.count, "FA-P36");
+        }
         let mut batch = Seats::default();
         if self.params.team_play {
             for team in 0..2 {
@@ -571,6 +659,7 @@ impl<C: Count> FiveAlive<C> {
         }
         self.dealer = dealer as u8;
         self.round += 1;
+        fired!(self.count, "FA-P37");
         self.start_round(None);
     }
 }
@@ -594,20 +683,34 @@ impl<C: Count> FiveAlive<C> {
     fn close_batch(&mut self, batch: Seats) {
         if batch.len > 0 {
             self.elimination_log.push(batch);
+            if batch.len > 1 {
+                fired!(self.count, "FA-P39");
+            }
         }
         if self.params.sudden_death && batch.len > 0 {
+            fired!(self.count, "FA-P42");
             let ranking = self.sudden_death_ranking(batch);
+            let lives = self.group_active_by(|s| (i64::from(self.lives[s]), 0));
+            if lives.iter().any(|group| group.len > 1) {
+                fired!(self.count, "FA-P43");
+            }
+            if ranking[..ranking.len() - 1].iter().any(|group| group.len > 1) {
+                fired!(self.count, "FA-P44");
+            }
             self.finish("SUDDEN_DEATH", ranking);
         } else if self.params.team_play && self.team_lives.contains(&0) {
             if self.team_lives == [0, 0] {
+                fired!(self.count, "FA-P41");
                 let all = self.seats_where(|_| true);
                 self.finish("TEAM_DRAW", vec![all]);
             } else {
+                fired!(self.count, "FA-P40");
                 let winner = if self.team_lives[0] > 0 { 0 } else { 1 };
                 let groups = self.team_groups(winner);
                 self.finish("TEAM", groups);
             }
         } else if !self.params.team_play && self.active_count() <= 1 {
+            fired!(self.count, "FA-P38");
             // One group per seat at most: a single allocation.
             let mut ranking = Vec::with_capacity(self.n());
             ranking.push(self.seats_where(|s| self.is_active(s)));
@@ -697,19 +800,29 @@ impl<C: Count> FiveAlive<C> {
             return;
         }
         if let Some(bomb) = self.pending {
+            fired!(self.count, "FA-P46");
             if bomb.eliminated.len > 0 {
                 self.elimination_log.push(bomb.eliminated);
+                if bomb.eliminated.len > 1 {
+                    fired!(self.count, "FA-P39");
+                }
             }
         }
         let ranking = if self.params.team_play {
             let [a, b] = self.team_lives;
             if a == b {
+                fired!(self.count, "FA-P48");
                 vec![self.seats_where(|_| true)]
             } else {
+                fired!(self.count, "FA-P47");
                 self.team_groups(if a > b { 0 } else { 1 })
             }
         } else {
+            fired!(self.count, "FA-P45");
             let mut groups = self.group_active_by(|s| (-(self.lives[s] as i64), 0));
+            if groups.iter().any(|group| group.len > 1) {
+                fired!(self.count, "FA-P49");
+            }
             groups.extend(self.eliminated_groups());
             groups
         };

@@ -5,6 +5,7 @@
 use crate::points::Count;
 use super::{HighCard, CARDS_PER_SEAT, MAX_CARDS, MAX_PLAYERS};
 use crate::cards::{bits, check_deck};
+use crate::fired;
 use crate::game::{competition_placements, Action, Error, Outcome, Rules};
 use crate::params::{choice_key, variant_keys, Variant};
 use crate::rng::SplitMix64;
@@ -55,6 +56,7 @@ params,
     /// §4.2–4.3: `hand_size` cards each, one at a time from seat 0; the rest
     /// is the stock; seat 0 leads.
     fn deal(&mut self, deck: &[u8]) {
+        fired!(self.count, "HC-P1");
         let n = self.params.players;
         let dealt = self.params.hand_size * n;
         for (i, &c) in deck[..dealt].iter().enumerate() {
@@ -118,8 +120,11 @@ impl<C: Count> HighCard<C> {
     /// HC-2: the top card of the stock, if it holds one.
     fn draw(&mut self, seat: usize) {
         if self.stock_top < self.stock_len {
+            fired!(self.count, "HC-P2");
             self.hands[seat] |= 1 << self.stock[self.stock_top];
             self.stock_top += 1;
+        } else {
+            fired!(self.count, "HC-P3");
         }
     }
 
@@ -132,11 +137,20 @@ impl<C: Count> HighCard<C> {
             Scoring::Count => 1,
             Scoring::Sum => plays.iter().map(|&(_, c)| i64::from(c)).sum(),
         };
+        match self.params.scoring {
+            Scoring::Count => fired!(self.count, "HC-P4"),
+            Scoring::Sum => fired!(self.count, "HC-P5"),
+        }
         self.played |= plays.iter().fold(0, |set, &(_, c)| set | 1 << c);
         self.round_len = 0;
         self.leader = winner;
         self.to_act = winner;
         self.over = self.hands.iter().all(|&h| h == 0);
+        let scores = &self.scores[..self.params.players];
+        let top = scores.iter().max().copied().unwrap_or(0);
+        if self.over && scores.iter().filter(|&&s| s == top).count() > 1 {
+            fired!(self.count, "HC-P6");
+        }
     }
 }
 

@@ -8,6 +8,7 @@ use crate::points::Count;
 use super::{Hundred, Reason, LIMIT, MAX_CARDS, MAX_PLAYERS, NEGATIVE_FLOOR, NO_BUST, RECENT_RING, VALUE_STEP};
 use super::json::card_code;
 use crate::cards::{bits, check_deck};
+use crate::fired;
 use crate::game::{competition_placements, Action, Error, Outcome, Rules};
 use crate::params::{choice_key, invalid, variant_keys, CustomKey, KeyValue, Param, Variant};
 use crate::rng::SplitMix64;
@@ -94,6 +95,7 @@ params,
         };
         game.chips[..params.players].fill(params.chips);
         game.set_active((1 << params.players) - 1);
+        fired!(game.count, "HU-P1");
         let mut cards = [0u8; MAX_CARDS];
         match deck {
             Some(given) => {
@@ -261,6 +263,57 @@ impl Params {
 // ---------------------------------------------------------------------------
 
 impl<C: Count> Hundred<C> {
+    /// The rule points of a play, from the card, the hand and the value.
+    fn note_play(&mut self, c: u8, new: i64) {
+        if self.params.chooses_value(c) {
+            fired!(self.count, "HU-P2");
+            if rank_of(c) == RA && matches!(suit(c), HEARTS | DIAMONDS) {
+                fired!(self.count, "HU-P13");
+            }
+        } else if !self.has_safe(self.hand_set(self.current as usize)) {
+            fired!(self.count, "HU-P3");
+        } else if new > LIMIT {
+            fired!(self.count, "HU-P4");
+        }
+        let (rank, red) = (rank_of(c), matches!(suit(c), HEARTS | DIAMONDS));
+        if rank == 0 && suit(c) == SPADES {
+            fired!(self.count, "HU-P5");
+        }
+        if rank == R4 {
+            fired!(self.count, "HU-P6");
+            if self.active_count() == 2 {
+                fired!(self.count, "HU-P7");
+            }
+        }
+        if rank == R10 {
+            fired!(self.count, "HU-P8");
+        }
+        if rank == RQ && suit(c) == HEARTS {
+            fired!(self.count, "HU-P9");
+        }
+        let drop = match rank {
+            RJ => 10,
+            R5 if red => 5,
+            _ => 0,
+        };
+        if drop > 0 && self.value - drop < 0 {
+            if self.params.allow_negative {
+                fired!(self.count, "HU-P11");
+            } else {
+                fired!(self.count, "HU-P10");
+            }
+        }
+        if rank == RA && red && self.params.red_ace == RedAce::Zero {
+            fired!(self.count, "HU-P12");
+        }
+        if new == LIMIT {
+            fired!(self.count, "HU-P14");
+        }
+        if new <= LIMIT {
+            fired!(self.count, "HU-P15");
+        }
+    }
+
     /// §6.2: the full resolution of `play C [X]`. Inlined into the playout
     /// loop; a bust (one play in twenty) continues out of line in
     /// [`Self::finish_bust`].
@@ -270,6 +323,9 @@ impl<C: Count> Hundred<C> {
         let c = (action % VALUE_STEP) as u8;
         self.remember(seat, action);
         let new = self.value_after(action); // HU-4: an ace's value never busts
+        if C::ON {
+            self.note_play(c, new);
+        }
         self.remove_from_hand(seat, c);
         self.pile[self.pile_len as usize] = c;
         self.pile_len += 1;
@@ -312,14 +368,22 @@ impl<C: Count> Hundred<C> {
 impl<C: Count> Hundred<C> {
     /// Loses a chip, then applies `bust_rule`; true if a new deal was made.
     pub(super) fn bust(&mut self, seat: usize) -> bool {
+        fired!(self.count, "HU-P16");
         self.chips[seat] -= 1;
         if self.chips[seat] == 0 {
             self.eliminate(seat);
         }
         match self.params.bust_rule {
-            BustRule::Reset => self.value = 0,
-            BustRule::Void => {}
+            BustRule::Reset => {
+                fired!(self.count, "HU-P17");
+                self.value = 0;
+            }
+            BustRule::Void => fired!(self.count, "HU-P18"),
             BustRule::Redeal if self.active_count() >= 2 => {
+                fired!(self.count, "HU-P19");
+                if !self.is_active(seat) {
+                    fired!(self.count, "HU-P20");
+                }
                 self.dealer = seat as u8; // HU-8: the buster deals, even if just out
                 self.deal_number += 1;
                 let mut cards = [0u8; MAX_CARDS];
@@ -334,6 +398,7 @@ impl<C: Count> Hundred<C> {
 
     /// HU-10: the rest of the hand goes under the pile, in hand order.
     fn eliminate(&mut self, seat: usize) {
+        fired!(self.count, "HU-P21");
         let k = self.hand_len[seat] as usize;
         let len = self.pile_len as usize;
         self.pile.copy_within(0..len, k);
@@ -373,6 +438,7 @@ impl<C: Count> Hundred<C> {
         if under == 0 {
             return false;
         }
+        fired!(self.count, "HU-P22");
         // Shuffled in pile order, then turned over: the stock's top is last.
         let stock = &mut self.stock[..under];
         stock.copy_from_slice(&self.pile[..under]);
@@ -404,7 +470,18 @@ impl<C: Count> Hundred<C> {
 
     /// §7.2/7.3: the game is over.
     pub(super) fn end(&mut self, reason: Reason) {
-        self.result = Some((reason, self.ranking(reason)));
+        let ranking = self.ranking(reason);
+        match reason {
+            Reason::LastStanding => fired!(self.count, "HU-P23"),
+            Reason::Cap => {
+                fired!(self.count, "HU-P24");
+                // Only the players still in can share a group.
+                if ranking.iter().any(|group| group.len() > 1) {
+                    fired!(self.count, "HU-P25");
+                }
+            }
+        }
+        self.result = Some((reason, ranking));
     }
 
     /// §7.2/7.3: active seats first (by chips at the cap), then the eliminated,
