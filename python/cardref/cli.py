@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
     sub.add_parser("bench", help="engine speed; with --referee the referee's overhead "
                    "(cardref bench --help)", add_help=False)
+    from .verify.command import add_parsers as verify_parsers
+
+    verify_parsers(sub)
     return parser
 
 
@@ -88,6 +91,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     if argv[:1] == ["bench"]:
         return _bench(argv[1:])
     args = _parser().parse_args(argv)
+    if args.command in ("verify", "scenario"):
+        from .verify import command
+
+        return command.run(args)
     from .cluster import ClusterError
     from .tournament.config import ConfigError
     from .tournament.store import StoreError

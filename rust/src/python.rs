@@ -383,22 +383,24 @@ impl PyGame {
         Ok(out)
     }
 
-    /// Replays `actions` from `new_state(seed, deck)` on a state that counts
-    /// rule points: a list with the points the deal fired, then those of each
-    /// action, each a dict `{"T5-P7": times}` of the points that fired.
-    #[pyo3(signature = (seed, actions, deck=None))]
+    /// Replays `actions` from `new_state(seed, deck)` (or from the state JSON
+    /// `state`) on a state that counts rule points: a list with the points the
+    /// deal fired, then those of each action, each a dict `{"T5-P7": times}`
+    /// of the points that fired.
+    #[pyo3(signature = (seed, actions, deck=None, state=None))]
     fn rule_points<'py>(
         &self,
         py: Python<'py>,
         seed: &Bound<'py, PyAny>,
         actions: Vec<String>,
         deck: Option<&Bound<'_, PyAny>>,
+        state: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
         let seed = check_seed(seed)?;
         let deck = deck.filter(|d| !d.is_none()).map(check_deck).transpose()?;
         let steps = self
             .config
-            .rule_points_by_step(seed, deck.as_deref(), &actions)
+            .rule_points_by_step(seed, deck.as_deref(), state, &actions)
             .map_err(to_py_err)?;
         let prefix = self.config.spec().rule_prefix;
         let out = PyList::empty(py);

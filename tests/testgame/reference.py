@@ -140,6 +140,10 @@ class State(ReferenceState):
         s = self.scores_so_far
         return competition_placements(self.players, lambda a, b: s[a] > s[b])
 
+    def rounds(self) -> int:
+        """Rounds begun so far: the rounds won, and the one in play."""
+        return len(self.played) // self.players + (1 if self.round else 0)
+
     # Observation and JSON -------------------------------------------------------
 
     def observation(self, seat: int) -> dict[str, Any]:

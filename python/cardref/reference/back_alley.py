@@ -617,6 +617,10 @@ class State(ReferenceState):
         s = self.scores()
         return competition_placements(4, lambda a, b: s[a] > s[b])
 
+    def rounds(self) -> int:
+        """Deals dealt so far (played, redealt or abandoned), the one in play included."""
+        return len(self.deals) + (self.phase != "game_over")
+
     # Observation and JSON ------------------------------------------------------
 
     def _public(self) -> dict[str, Any]:

@@ -574,6 +574,10 @@ class State(ReferenceState):
             better += len(group)
         return placements
 
+    def rounds(self) -> int:
+        """Rounds dealt so far."""
+        return self.round
+
     # §7.5 Termination ---------------------------------------------------------------
 
     def _check_cap(self) -> None:

@@ -396,6 +396,10 @@ class State(ReferenceState):
         rank = {seat: i for i, group in enumerate(self.result["ranking"]) for seat in group}
         return competition_placements(self.players, lambda a, b: rank[a] < rank[b])
 
+    def rounds(self) -> int:
+        """Deals dealt so far (more than one only with ``bust_rule = redeal``)."""
+        return self.deal_number
+
     # Observation and JSON ------------------------------------------------------
 
     def observation(self, seat: int) -> dict[str, Any]:

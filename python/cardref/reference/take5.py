@@ -275,6 +275,10 @@ class State(ReferenceState):
         s = self.scores_so_far
         return competition_placements(self.players, lambda a, b: s[a] < s[b])
 
+    def rounds(self) -> int:
+        """Rounds dealt so far."""
+        return self.round
+
     # Observation and JSON ------------------------------------------------------
 
     def observation(self, seat: int) -> dict[str, Any]:

@@ -465,6 +465,10 @@ class State(ReferenceState):
         return competition_placements(
             self.players, lambda a, b: self._standing(a) < self._standing(b))
 
+    def rounds(self) -> int:
+        """Hands dealt so far."""
+        return self.hand_number
+
     def _standing(self, seat: int) -> tuple[int, int, int]:
         """A seat's place in the order of TT-18: still active, else the later it
         went out the better; then the lower score."""

@@ -190,19 +190,31 @@ impl Config {
         }
     }
 
-    /// Replays `actions` (their texts) from `new_state(seed, deck)` on a state
-    /// that counts rule points, and returns the points each step fired: the
-    /// deal's first, then one entry per action, each a count per point index
-    /// ([`crate::points`]). An illegal action stops the replay with its error.
+    /// Replays `actions` (their texts) on a state that counts rule points, from
+    /// `new_state(seed, deck)` or, if `start` is given, from that state JSON,
+    /// and returns the points each step fired: the deal's first (nothing when
+    /// starting from JSON), then one entry per action, each a count per point
+    /// index ([`crate::points`]). An illegal action stops the replay with its error.
     #[allow(clippy::clone_on_copy)] // one arm per game; some games' params are Copy
     pub fn rule_points_by_step(
         &self,
         seed: u64,
         deck: Option<&[String]>,
+        start: Option<&str>,
         actions: &[String],
     ) -> Result<Vec<Vec<u64>>, Error> {
+        let start: Option<Value> = start
+            .map(|text| {
+                serde_json::from_str(text).map_err(|e| Error::InvalidState {
+                    message: format!("not JSON: {e}"),
+                })
+            })
+            .transpose()?;
         dispatch_counted!(self, p: T => {
-            let mut state = T::new_state(p.clone(), seed, deck)?;
+            let mut state = match &start {
+                Some(value) => T::from_json(p.clone(), value)?,
+                None => T::new_state(p.clone(), seed, deck)?,
+            };
             let mut steps = Vec::with_capacity(actions.len() + 1);
             let mut counts = vec![0; crate::points::MAX_POINTS];
             state.drain_points(&mut counts);
