@@ -291,7 +291,7 @@ def _check(args: argparse.Namespace) -> int:
             status = "[green]ok[/]       "
         console.print(f"{status} {path}", highlight=False, markup=True)
         for failure in fails:
-            console.print(f"    {failure}", markup=False, highlight=False)
+            console.print(f"    {failure}", markup=False, highlight=False, soft_wrap=True)
     held = len(paths) - failed - undecided
     console.print(f"{len(paths)} files: {held} hold, {failed} fail, {undecided} undecided",
                   markup=False, highlight=False)
