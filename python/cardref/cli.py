@@ -54,9 +54,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
     sub.add_parser("bench", help="engine speed; with --referee the referee's overhead "
                    "(cardref bench --help)", add_help=False)
+    from .analysis.command import add_parser as analyze_parser
     from .verify.command import add_parsers as verify_parsers
 
     verify_parsers(sub)
+    analyze_parser(sub)
     return parser
 
 
@@ -95,6 +97,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         from .verify import command
 
         return command.run(args)
+    if args.command == "analyze":
+        from .analysis import command as analysis
+
+        return analysis.run(args)
     from .cluster import ClusterError
     from .tournament.config import ConfigError
     from .tournament.store import StoreError
