@@ -154,3 +154,16 @@ def test_bad_input_is_refused_with_a_clear_message(argv: list[str], message: str
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.startswith(f"cardref {argv[0]}: error:")
+
+
+@pytest.mark.parametrize("argv", [("verify",), ("scenario",), ("scenario", "check"),
+                                  ("scenario", "new"), ("analyze",)], ids=" ".join)
+def test_help_is_plain_text_and_names_every_argument(argv: tuple[str, ...], capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv, "--help"])
+    assert exit_info.value.code == 0
+    text = capsys.readouterr().out
+    assert "usage: cardref" in text and "``" not in text
+    for positional in ("game", "paths"):
+        if f" {positional}" in text.split("\n")[0]:
+            assert f"  {positional} " in text, f"{positional} has no help"
