@@ -106,13 +106,23 @@ pub fn id(prefix: &str, index: usize) -> String {
     format!("{prefix}-P{}", index + 1)
 }
 
+/// Counts point `index` in `count` if it counts; for [`Uncounted`] the test
+/// is a constant and the call is gone before the compiler weighs inlining the
+/// function around it, so plain play is compiled as if no mark were there.
+#[inline(always)]
+pub fn fire<C: Count>(count: &mut C, index: usize) {
+    if C::ON {
+        count.hit(index);
+    }
+}
+
 /// Marks a rule point where its clause fires: `fired!(self.count, "T5-P7")`.
 /// Nothing at all in an uncounted state.
 #[macro_export]
 macro_rules! fired {
     ($count:expr, $id:literal) => {{
         const POINT: usize = $crate::points::index($id);
-        $crate::points::Count::hit(&mut $count, POINT)
+        $crate::points::fire(&mut $count, POINT)
     }};
 }
 

@@ -668,7 +668,7 @@ impl<C: Count> BackAlley<C> {
     fn score_deal(&mut self) {
         let tricks = [0, 1].map(|t| self.tricks_won[t] + self.tricks_won[t + 2]);
         let points = [0, 1].map(|t| self.deal_points(t, tricks[t] as i64));
-        for (team, &taken) in tricks.iter().enumerate() {
+        for (team, &taken) in tricks.iter().enumerate().filter(|_| C::ON) {
             let level = self.board_level(team);
             if level > 0 {
                 if taken == self.hand_size {

@@ -690,12 +690,14 @@ impl<C: Count> FiveAlive<C> {
         if self.params.sudden_death && batch.len > 0 {
             fired!(self.count, "FA-P42");
             let ranking = self.sudden_death_ranking(batch);
-            let lives = self.group_active_by(|s| (i64::from(self.lives[s]), 0));
-            if lives.iter().any(|group| group.len > 1) {
-                fired!(self.count, "FA-P43");
-            }
-            if ranking[..ranking.len() - 1].iter().any(|group| group.len > 1) {
-                fired!(self.count, "FA-P44");
+            if C::ON {
+                let lives = self.group_active_by(|s| (i64::from(self.lives[s]), 0));
+                if lives.iter().any(|group| group.len > 1) {
+                    fired!(self.count, "FA-P43");
+                }
+                if ranking[..ranking.len() - 1].iter().any(|group| group.len > 1) {
+                    fired!(self.count, "FA-P44");
+                }
             }
             self.finish("SUDDEN_DEATH", ranking);
         } else if self.params.team_play && self.team_lives.contains(&0) {
@@ -820,7 +822,7 @@ impl<C: Count> FiveAlive<C> {
         } else {
             fired!(self.count, "FA-P45");
             let mut groups = self.group_active_by(|s| (-(self.lives[s] as i64), 0));
-            if groups.iter().any(|group| group.len > 1) {
+            if C::ON && groups.iter().any(|group| group.len > 1) {
                 fired!(self.count, "FA-P49");
             }
             groups.extend(self.eliminated_groups());

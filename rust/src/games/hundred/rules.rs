@@ -476,7 +476,7 @@ impl<C: Count> Hundred<C> {
             Reason::Cap => {
                 fired!(self.count, "HU-P24");
                 // Only the players still in can share a group.
-                if ranking.iter().any(|group| group.len() > 1) {
+                if C::ON && ranking.iter().any(|group| group.len() > 1) {
                     fired!(self.count, "HU-P25");
                 }
             }

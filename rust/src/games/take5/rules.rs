@@ -295,7 +295,7 @@ impl<C: Count> Take5<C> {
             self.phase = Phase::GameOver;
             let scores = &self.scores[..n];
             let lowest = scores.iter().min().copied().unwrap_or(0);
-            if scores.iter().filter(|&&s| s == lowest).count() > 1 {
+            if C::ON && scores.iter().filter(|&&s| s == lowest).count() > 1 {
                 fired!(self.count, "T5-P16");
             }
         } else {
@@ -308,20 +308,24 @@ impl<C: Count> Take5<C> {
     /// Checked only at a round's end (T5-2): `end_score` reached, or the round limit.
     fn game_ends(&mut self) -> bool {
         let limit = self.params.end_score;
-        let highest = self.scores[..self.n()].iter().max().copied().unwrap_or(0);
-        let reached = match self.params.end_rule {
-            EndRule::AtLeast => highest >= limit,
-            EndRule::MoreThan => highest > limit,
-        };
-        match (self.params.end_rule, reached) {
-            (EndRule::AtLeast, true) => fired!(self.count, "T5-P11"),
-            (EndRule::MoreThan, true) => fired!(self.count, "T5-P12"),
-            (EndRule::MoreThan, false) if highest == limit => fired!(self.count, "T5-P13"),
-            _ => {}
-        }
+        let reached = self.scores[..self.n()].iter().any(|&s| {
+            match self.params.end_rule {
+                EndRule::AtLeast => s >= limit,
+                EndRule::MoreThan => s > limit,
+            }
+        });
         let last_round = self.params.round_limit == Some(self.round as i64);
-        if last_round && !reached {
-            fired!(self.count, "T5-P14");
+        if C::ON {
+            let highest = self.scores[..self.n()].iter().max().copied().unwrap_or(0);
+            match (self.params.end_rule, reached) {
+                (EndRule::AtLeast, true) => fired!(self.count, "T5-P11"),
+                (EndRule::MoreThan, true) => fired!(self.count, "T5-P12"),
+                (EndRule::MoreThan, false) if highest == limit => fired!(self.count, "T5-P13"),
+                _ => {}
+            }
+            if last_round && !reached {
+                fired!(self.count, "T5-P14");
+            }
         }
         reached || last_round
     }

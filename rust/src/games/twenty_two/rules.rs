@@ -554,7 +554,7 @@ impl<C: Count> TwentyTwo<C> {
         }
         if self.active_count() == 1 {
             fired!(self.count, "TT-P27");
-        } else {
+        } else if C::ON {
             fired!(self.count, "TT-P28");
             let last = (0..self.n()).filter(|&s| self.out_hand[s] == self.hand_number);
             let scores: Vec<i64> = last.map(|s| set_value(self.piles[s])).collect();
