@@ -12,4 +12,4 @@ def test_the_rule_benches_print_games_per_second(capsys) -> None:
     assert main(["bench", "--analyze", "hundred", "--seconds", "0.2", "--threads", "1"]) == 0
     out = capsys.readouterr().out
     assert "Native analysed games per second (1 threads)" in out
-    assert "counting costs" in out and "hundred" in out
+    assert "counting adds" in out and "hundred" in out

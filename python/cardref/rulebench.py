@@ -51,7 +51,10 @@ def analysed_rate(game_id: str, players: int, bots: str, points: bool, seconds: 
 
 
 def _rate(r: dict[str, float], key: str = "games") -> str:
-    return f"{r[key] / r['seconds']:,.0f}" if r["seconds"] else "–"
+    if not r["seconds"]:
+        return "–"
+    rate = r[key] / r["seconds"]
+    return f"{rate:,.1f}" if rate < 100 else f"{rate:,.0f}"
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -81,7 +84,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         columns = ["game", "players", "games", "actions", "games/s", "actions/s", "ms/action"]
     else:
         columns = ["game", "players", "random, points counted", "random, not counted",
-                   "counting costs", "heuristic, points counted"]
+                   "counting adds", "heuristic, points counted"]
     for c in columns:
         table.add_column(c, justify="left" if c == "game" else "right")
     for game_id in ids:
