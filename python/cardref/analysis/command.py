@@ -30,6 +30,13 @@ def add_parser(sub: Any) -> None:
                    help="a variant key to put beside the base game (repeatable: one variant)")
     a.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     a.add_argument("--threads", type=int, help="threads (default: every core)")
+    a.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play on a Dask cluster, e.g. tls://10.0.0.5:8786 (docs/scaling.md)")
+    a.add_argument("--tls-ca-file", help="the cluster's CA certificate (tls:// schedulers)")
+    a.add_argument("--tls-cert", help="this client's TLS certificate")
+    a.add_argument("--tls-key", help="this client's TLS private key")
+    a.add_argument("--insecure", action="store_true",
+                   help="allow a plain tcp:// scheduler beyond this machine")
     a.add_argument("--json", type=Path, metavar="FILE", help="write every figure as JSON")
     a.add_argument("--html", type=Path, metavar="FILE", help="write a page with plots")
     a.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -41,11 +48,12 @@ class UsageError(Exception):
 
 def run(args: argparse.Namespace) -> int:
     from ..bots import BotLoadError
+    from ..cluster import ClusterError
     from ..verify.table import TableError
 
     try:
         return _analyze(args)
-    except (UsageError, TableError, BotLoadError) as e:
+    except (UsageError, TableError, BotLoadError, ClusterError) as e:
         print(f"cardref analyze: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -89,6 +97,24 @@ def _checked(args: argparse.Namespace) -> tuple[int, dict[str, Any], list[str],
 
 
 def _analyze(args: argparse.Namespace) -> int:
+    players, variant, bots, compared, skill_games = _checked(args)
+    client = None
+    if args.scheduler:
+        from ..cluster import Credentials, connect
+
+        client = connect(args.scheduler,
+                         Credentials(args.tls_ca_file, args.tls_cert, args.tls_key),
+                         insecure=args.insecure)
+    try:
+        return _report(args, players, variant, bots, compared, skill_games, client)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _report(args: argparse.Namespace, players: int, variant: dict[str, Any], bots: list[str],
+            compared: Optional[dict[str, Any]], skill_games: int, client: Any) -> int:
+    """Plays the runs (here or on ``client``'s cluster) and writes every figure."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -101,7 +127,6 @@ def _analyze(args: argparse.Namespace) -> int:
     from . import run as runs
     from . import summary, terminal
 
-    players, variant, bots, compared, skill_games = _checked(args)
     console = Console()
     if not console.is_terminal:
         console = Console(width=max(console.width, 120))
@@ -119,12 +144,13 @@ def _analyze(args: argparse.Namespace) -> int:
 
         for config in configs:
             main = runs.analyse(args.game, players, config, bots, args.games, args.seed,
-                                args.threads, rule_points=True, progress=advance)
+                                args.threads, rule_points=True, progress=advance,
+                                client=client)
             skill = None
             if skill_games:
                 skill = runs.analyse(args.game, players, config, ["heuristic", "random"],
                                      skill_games, args.seed, args.threads, mixed=True,
-                                     progress=advance)
+                                     progress=advance, client=client)
             results.append(summary.summarize(args.game, config, main, skill))
     comparison = None
     if compared is not None:
