@@ -4,13 +4,16 @@ and describing it in one line that reproduces it."""
 from __future__ import annotations
 
 import os
+import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Optional
 
 from hypothesis import strategies as st
 
 import cardref
 from cardref import registry
+from cardref.verify.table import Table
 from gamekit import kit
 
 PROFILE = os.environ.get("CARDREF_PROFILE", "ci")
@@ -39,16 +42,26 @@ class Setup:
     choice_seed: int
     actions: list[str] = field(default_factory=list)
 
-    def repro(self) -> str:
+    def repro(self, actions: Optional[list[str]] = None) -> str:
         """One line that rebuilds the failing game in a Python shell."""
-        return (
-            f"REPRO: g = cardref.load({self.game_id!r}, {self.players}, **{self.variant!r}); "
-            f"s = g.new_state(seed={self.seed}); "
-            f"[s.apply(a) for a in {self.actions!r}]"
-        )
+        played = self.actions if actions is None else actions
+        return "REPRO: " + self.table().repro(played)
 
     def load(self, engine: str) -> Any:
         return cardref.load(self.game_id, self.players, engine=engine, **self.variant)
+
+    def table(self) -> Table:
+        return Table(self.game_id, self.players, dict(self.variant), self.seed)
+
+
+def random_pick(setup: Setup) -> Callable[[int, Any, list], int]:
+    """Uniformly random actions from the setup's choice seed (for ``Lockstep.play``)."""
+    chooser = random.Random(setup.choice_seed)
+
+    def pick(step: int, state: Any, legal: list) -> int:
+        return chooser.randrange(len(legal))
+
+    return pick
 
 
 @st.composite

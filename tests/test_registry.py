@@ -65,6 +65,7 @@ def test_every_game_has_its_companions(game_id: str) -> None:
         ROOT / "rust" / "src" / "games" / game_id / "rules.rs",
         ROOT / "python" / "cardref" / "reference" / f"{game_id}.py",
         ROOT / "python" / "cardref" / "reference" / "loading" / f"{game_id}.py",
+        ROOT / "python" / "cardref" / "verify" / "kits" / f"{game_id}.py",
         ROOT / "tests" / "gamekit" / f"{game_id}.py",
         ROOT / "tests" / "golden" / f"{game_id}.jsonl",
     ]

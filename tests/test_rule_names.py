@@ -85,7 +85,7 @@ def rust_sections(path: Path) -> dict[str, set[str]]:
     between two rulers; a function counts if it is free or belongs to the
     state (the type the file implements ``Rules`` for) or to ``Params``."""
     text = path.read_text(encoding="utf-8")
-    state = re.search(r"^impl Rules for (\w+)", text, re.M)
+    state = re.search(r"^impl(?:<[^>]*>)? Rules for (\w+)", text, re.M)
     assert state, f"{path}: no impl Rules"
     counted = {state.group(1), "Params"}
     lines = text.splitlines()

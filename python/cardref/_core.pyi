@@ -5,6 +5,7 @@ from typing import Any, Optional
 GAME_SPECS: list[dict[str, Any]]
 GAME_IDS: list[str]
 BUILD_ID: str
+MAX_RULE_POINTS: int
 
 class Game:
     """A checked game configuration on the Rust core."""
@@ -38,6 +39,23 @@ class Game:
         self, observation: dict[str, Any], samples: int = 32, seed: Optional[int] = None
     ) -> str: ...
     def state_size(self) -> int: ...
+    def rule_points(
+        self,
+        seed: int,
+        actions: list[str],
+        deck: Optional[list[str]] = None,
+        state: Optional[str] = None,
+    ) -> list[dict[str, int]]: ...
+    def analyse(
+        self,
+        bots: list[str],
+        start: int,
+        games: int,
+        seed: Optional[int] = None,
+        threads: Optional[int] = None,
+        mixed: bool = False,
+        rule_points: bool = False,
+    ) -> dict[str, Any]: ...
 
 class State:
     """A game state on the Rust core."""
@@ -53,6 +71,7 @@ class State:
     def observation(self, seat: int) -> dict[str, Any]: ...
     def observation_json(self, seat: int) -> str: ...
     def history(self) -> list[str]: ...
+    def rounds(self) -> int: ...
     def clone(self) -> State: ...
     def to_json(self) -> str: ...
     def resample(self, seat: int, seed: int) -> State: ...

@@ -271,6 +271,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from . import clusterbench
 
         return clusterbench.main(argv)
+    if argv is not None and ("--verify" in argv or "--analyze" in argv):
+        from . import rulebench
+
+        return rulebench.main(argv)
     if argv is not None and "--results" in argv:
         from . import resultsbench
 

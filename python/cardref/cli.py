@@ -64,6 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("bench", help="engine speed; with --referee the referee's overhead "
                    "(cardref bench --help)", add_help=False)
     from . import localmatch, play
+    from .analysis.command import add_parser as analyze_parser
+    from .verify.command import add_parsers as verify_parsers
 
     localmatch.add_arguments(sub.add_parser(
         "match", help="play bots against each other here, no sandbox (the edit-run loop)",
@@ -71,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_arguments(sub.add_parser(
         "play", help="take a seat yourself against bots, in the terminal",
         description=play.__doc__.split("\n")[0]))
+    verify_parsers(sub)
+    analyze_parser(sub)
     return parser
 
 
@@ -105,6 +109,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     if argv[:1] == ["bench"]:
         return _bench(argv[1:])
     args = _parser().parse_args(argv)
+    if args.command in ("verify", "scenario"):
+        from .verify import command
+
+        return command.run(args)
+    if args.command == "analyze":
+        from .analysis import command as analysis
+
+        return analysis.run(args)
     from .cluster import ClusterError
     from .localmatch import MatchError
     from .tournament.config import ConfigError

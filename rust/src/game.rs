@@ -122,6 +122,10 @@ pub trait Game: Clone + Sized {
     /// A new game from `seed`: the first deal uses `deck` if given (top card
     /// first, checked against the canonical deck), else the generator.
     fn new_state(params: Self::Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error>;
+    /// Adds the rule points fired since the last call into `out` (by point
+    /// index) and starts counting again from zero; nothing for a state that
+    /// does not count ([`crate::points`]).
+    fn drain_points(&mut self, out: &mut [u64]);
 }
 
 /// The turn (§5 of every rule book), in `rules.rs`: who acts, what is legal,
@@ -159,6 +163,9 @@ pub trait Outcome: Rules {
     fn scores(&self) -> Vec<i64>;
     /// Placements (1 = best, ties share) of a finished game.
     fn final_placements(&self) -> Vec<u32>;
+    /// The rounds (deals, hands) the game has dealt so far, the one in play
+    /// included: what a designer counts a game's length in, beside its actions.
+    fn rounds(&self) -> u32;
     /// Placements once the game is over, else `None`.
     fn placements(&self) -> Option<Vec<u32>> {
         self.is_terminal().then(|| self.final_placements())

@@ -16,13 +16,17 @@
 //!
 //! Modules: [`rng`] (the shared generator), [`cards`] (deck checks, bitsets),
 //! [`params`] (variant keys), [`game`] (the traits every game implements, errors),
-//! [`json`] (state JSON readers), [`games`] (the games and their dispatch).
+//! [`json`] (state JSON readers), [`games`] (the games and their dispatch),
+//! [`points`] (counting the rule points that fire in play), [`sim`] (native
+//! bots on all cores), [`analysis`] (a game's figures over many native games).
 
+pub mod analysis;
 pub mod cards;
 pub mod game;
 pub mod games;
 pub mod json;
 pub mod params;
+pub mod points;
 pub mod rng;
 pub mod sim;
 

@@ -1,9 +1,11 @@
 //! The only file that touches PyO3: a `Game` and a `State` class over
 //! [`crate::games`], and the mapping of [`Error`] onto `cardref.errors`.
 
+use crate::analysis::{self, Analysis, Lineup};
 use crate::game::{Action, Error};
 use crate::games::{random_playouts, specs_json, AnyState, Config, GAME_IDS};
 use crate::params::Param;
+use crate::points;
 use crate::sim::{self, Bot, SearchParams};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
@@ -381,6 +383,87 @@ impl PyGame {
         Ok(out)
     }
 
+    /// Replays `actions` from `new_state(seed, deck)` (or from the state JSON
+    /// `state`) on a state that counts rule points: a list with the points the
+    /// deal fired, then those of each action, each a dict `{"T5-P7": times}`
+    /// of the points that fired.
+    #[pyo3(signature = (seed, actions, deck=None, state=None))]
+    fn rule_points<'py>(
+        &self,
+        py: Python<'py>,
+        seed: &Bound<'py, PyAny>,
+        actions: Vec<String>,
+        deck: Option<&Bound<'_, PyAny>>,
+        state: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let seed = check_seed(seed)?;
+        let deck = deck.filter(|d| !d.is_none()).map(check_deck).transpose()?;
+        let steps = self
+            .config
+            .rule_points_by_step(seed, deck.as_deref(), state, &actions)
+            .map_err(to_py_err)?;
+        let prefix = self.config.spec().rule_prefix;
+        let out = PyList::empty(py);
+        for counts in steps {
+            let step = PyDict::new(py);
+            for (i, &n) in counts.iter().enumerate().filter(|(_, &n)| n > 0) {
+                step.set_item(points::id(prefix, i), n)?;
+            }
+            out.append(step)?;
+        }
+        Ok(out)
+    }
+
+    /// Plays games `start .. start + games` with native bots for `cardref
+    /// analyze`, GIL released: `bots` one per seat, or with `mixed` a pool each
+    /// seat of each game draws from; `rule_points` counts them (on the counted
+    /// state type only). Returns the totals as a dict (see `crate::analysis`).
+    #[pyo3(signature = (bots, start, games, seed=None, threads=None, mixed=false, rule_points=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn analyse<'py>(
+        &self,
+        py: Python<'py>,
+        bots: Vec<String>,
+        start: u64,
+        games: u64,
+        seed: Option<&Bound<'py, PyAny>>,
+        threads: Option<usize>,
+        mixed: bool,
+        rule_points: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let seed = seed.map(check_seed).transpose()?.unwrap_or(0);
+        let parsed = bots
+            .iter()
+            .map(|b| Bot::parse(b))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(to_py_err)?;
+        if threads == Some(0) {
+            return Err(InvalidParamsError::new_err("threads: must be at least 1"));
+        }
+        let threads = threads.unwrap_or_else(sim::default_threads);
+        let lineup = if mixed {
+            Lineup::Mixed(parsed)
+        } else {
+            Lineup::Fixed(parsed)
+        };
+        let config = self.config.clone();
+        let (totals, seconds) = py
+            .detach(move || {
+                let started = Instant::now();
+                let totals =
+                    analysis::analyse(&config, &lineup, start, games, seed, threads, rule_points)?;
+                Ok((totals, started.elapsed().as_secs_f64()))
+            })
+            .map_err(to_py_err)?;
+        analysis_dict(
+            py,
+            &totals,
+            self.config.spec().rule_prefix,
+            threads,
+            seconds,
+        )
+    }
+
     /// `count` states consistent with a seat's observation, hidden cards at random.
     #[pyo3(signature = (observation, count, seed=None))]
     fn sample_states(
@@ -548,6 +631,11 @@ impl PyState {
         self.state.history()
     }
 
+    /// The rounds (deals, hands) dealt so far, the one in play included.
+    fn rounds(&self) -> u32 {
+        self.state.rounds()
+    }
+
     fn clone(&self) -> Self {
         PyState::new(self.state.clone(), &self.texts)
     }
@@ -587,6 +675,56 @@ impl PyState {
     }
 }
 
+/// An analysis batch's totals as a dict: `games`, `actions`, `threads`,
+/// `seconds`, `seats` (per seat, per bot: `games`, `wins`, `placement_sum`,
+/// `placement_sq`, `score_sum`, `score_sq`), `lengths` and `rounds` (value
+/// → games), `scores` (per seat, score → games) and `points` (id →
+/// `[times fired, games in which it fired]`, only the points that fired).
+fn analysis_dict<'py>(
+    py: Python<'py>,
+    a: &Analysis,
+    prefix: &str,
+    threads: usize,
+    seconds: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("games", a.games)?;
+    out.set_item("actions", a.actions)?;
+    out.set_item("threads", threads)?;
+    out.set_item("seconds", seconds)?;
+    let seats = PyList::empty(py);
+    for per_bot in &a.seats {
+        let list = PyList::empty(py);
+        for s in per_bot {
+            let d = PyDict::new(py);
+            d.set_item("games", s.games)?;
+            d.set_item("wins", s.wins)?;
+            d.set_item("placement_sum", s.placement_sum)?;
+            d.set_item("placement_sq", s.placement_sq)?;
+            d.set_item("score_sum", s.score_sum)?;
+            d.set_item("score_sq", s.score_sq)?;
+            list.append(d)?;
+        }
+        seats.append(list)?;
+    }
+    out.set_item("seats", seats)?;
+    out.set_item("lengths", a.lengths.clone().into_pyobject(py)?)?;
+    out.set_item("rounds", a.rounds.clone().into_pyobject(py)?)?;
+    let scores = PyList::empty(py);
+    for seat in &a.scores {
+        scores.append(seat.clone().into_pyobject(py)?)?;
+    }
+    out.set_item("scores", scores)?;
+    let fired = PyDict::new(py);
+    for (i, (&n, &g)) in a.points_fired.iter().zip(&a.points_games).enumerate() {
+        if n > 0 {
+            fired.set_item(points::id(prefix, i), (n, g))?;
+        }
+    }
+    out.set_item("points", fired)?;
+    Ok(out)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Every game's declaration (`GameSpec`), for the check that both engines declare the same.
@@ -594,6 +732,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add("GAME_IDS", GAME_IDS.to_vec())?;
+    m.add("MAX_RULE_POINTS", points::MAX_POINTS)?;
     // The hash of this Rust build (see `rust/build_id.rs`), so that processes can
     // check they run the same engine.
     m.add("BUILD_ID", env!("CARDREF_BUILD_ID"))?;

@@ -60,7 +60,7 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
 }
 
 /// The bots' generator for a game dealt from `seed`.
-fn bot_rng(seed: u64) -> SplitMix64 {
+pub(crate) fn bot_rng(seed: u64) -> SplitMix64 {
     SplitMix64::new(seed ^ 0x0B07_5EED_0FCA_2D00)
 }
 
@@ -264,6 +264,20 @@ pub fn simulate(
     threads: usize,
     records: bool,
 ) -> Result<Totals, Error> {
+    check_bots(config, bots)?;
+    let n = bots.len();
+    let parts = in_chunks(0..games, threads, |range| {
+        play_range(config, bots, seed, range, records)
+    })?;
+    let mut totals = Totals::new(n);
+    for part in parts {
+        totals.add(part);
+    }
+    Ok(totals)
+}
+
+/// One native bot per seat, and a heuristic only for a game that has one.
+pub fn check_bots(config: &Config, bots: &[Bot]) -> Result<(), Error> {
     let n = config.players();
     if bots.len() != n {
         return Err(Error::InvalidParams {
@@ -277,23 +291,33 @@ pub fn simulate(
             message: format!("{} has no native heuristic bot", config.id()),
         });
     }
-    let threads = (threads.max(1) as u64).min(games.max(1));
-    // Threads take small chunks of game indices from a shared counter, so one
-    // that is slowed down (long games, a busy core) does not hold up the rest.
-    let chunk = (games / (threads * 64)).clamp(1, 1024);
-    let next = AtomicU64::new(0);
-    let worker = || -> Result<Vec<(u64, Totals)>, Error> {
+    Ok(())
+}
+
+/// Runs `work` over the game indices `games`, cut into chunks, on `threads`
+/// threads, and returns each chunk's result in index order. Threads take
+/// small chunks from a shared counter, so one that is slowed down (long
+/// games, a busy core) does not hold up the rest.
+pub fn in_chunks<T: Send>(
+    games: std::ops::Range<u64>,
+    threads: usize,
+    work: impl Fn(std::ops::Range<u64>) -> Result<T, Error> + Sync,
+) -> Result<Vec<T>, Error> {
+    let count = games.end.saturating_sub(games.start);
+    let threads = (threads.max(1) as u64).min(count.max(1));
+    let chunk = (count / (threads * 64)).clamp(1, 1024);
+    let next = AtomicU64::new(games.start);
+    let worker = || -> Result<Vec<(u64, T)>, Error> {
         let mut done = Vec::new();
         loop {
             let start = next.fetch_add(chunk, Ordering::Relaxed);
-            if start >= games {
+            if start >= games.end {
                 return Ok(done);
             }
-            let range = start..(start + chunk).min(games);
-            done.push((start, play_range(config, bots, seed, range, records)?));
+            done.push((start, work(start..(start + chunk).min(games.end))?));
         }
     };
-    let mut parts: Vec<(u64, Totals)> = Vec::new();
+    let mut parts: Vec<(u64, T)> = Vec::new();
     std::thread::scope(|scope| -> Result<(), Error> {
         let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
         for h in handles {
@@ -301,12 +325,8 @@ pub fn simulate(
         }
         Ok(())
     })?;
-    parts.sort_unstable_by_key(|&(start, _)| start); // records in game order
-    let mut totals = Totals::new(n);
-    for (_, part) in parts {
-        totals.add(part);
-    }
-    Ok(totals)
+    parts.sort_unstable_by_key(|&(start, _)| start);
+    Ok(parts.into_iter().map(|(_, part)| part).collect())
 }
 
 #[cfg(test)]

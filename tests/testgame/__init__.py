@@ -8,8 +8,11 @@ on the reference engine, and its golden games tie it to the Rust twin."""
 from __future__ import annotations
 
 from cardref import registry
+from cardref.verify import kits
 
 
 def register() -> None:
-    """Adds High Card to the registry (idempotent)."""
+    """Adds High Card to the registry, and its test kit to the kits of the
+    generic checks (idempotent)."""
     registry.register("testgame.reference")
+    kits.register("high_card", "gamekit.high_card")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from cardref.params import Choice, Int
-from cardref.reference.base import GameSpec, ReferenceState
+from cardref.reference.base import GameSpec, ReferenceState, fired
 from cardref.results import competition_placements
 from cardref.rng import SplitMix64
 
@@ -26,6 +26,16 @@ GAME = GameSpec(id="high_card", min_players=2, max_players=4, default_players=3,
                 rule_prefix="HC", loader="testgame.loading")
 GAME_ID = GAME.id
 CARDS_PER_SEAT = 6
+
+#: The rule points of the rule book's §11: every clause that can fire in play.
+RULE_POINTS = {
+    "HC-P1": "§4 The cards are dealt: `hand_size` to each seat from seat 0, the rest is the stock.",
+    "HC-P2": "§6 A card is played and its player draws the top card of the stock (HC-2).",
+    "HC-P3": "§6 A card is played and the stock is empty: its player draws nothing.",
+    "HC-P4": "§6 A round ends: the highest card's player scores a point and leads next (HC-3).",
+    "HC-P5": "§6 `scoring = \"sum\"`: a round's winner scores the sum of its cards.",
+    "HC-P6": "§7 The hands are empty and several seats share the highest score (HC-4).",
+}
 
 
 # §3 State ---------------------------------------------------------------------
@@ -57,6 +67,7 @@ class State(ReferenceState):
 
     def _deal(self, deck: list[int]) -> None:
         """§4: ``hand_size`` each, one at a time from seat 0; the rest is the stock."""
+        fired("HC-P1")
         dealt = self.params["hand_size"] * self.players
         self.hands: list[list[int]] = [sorted(deck[s:dealt:self.players])
                                        for s in range(self.players)]
@@ -100,17 +111,24 @@ class State(ReferenceState):
     def _draw(self, seat: int) -> None:
         """HC-2: the top card of the stock, if there is one."""
         if self.stock:
+            fired("HC-P2")
             self.hands[seat] = sorted([*self.hands[seat], self.stock.pop(0)])
+        else:
+            fired("HC-P3")
 
     def _end_round(self) -> None:
         """§6.2: the highest card wins (HC-3) and leads the next round."""
         winner, _ = max(self.round, key=lambda play: play[1])
         cards = [card for _, card in self.round]
+        fired("HC-P5" if self.params["scoring"] == "sum" else "HC-P4")
         self.scores_so_far[winner] += sum(cards) if self.params["scoring"] == "sum" else 1
         self.played = sorted(self.played + cards)
         self.round = []
         self.leader = winner
         self.to_act = None if not any(self.hands) else winner
+        top = max(self.scores_so_far)
+        if self.to_act is None and self.scores_so_far.count(top) > 1:
+            fired("HC-P6")
 
     # §7 Game end --------------------------------------------------------------
 
@@ -121,6 +139,10 @@ class State(ReferenceState):
         """The higher score is better; equal scores share (HC-4)."""
         s = self.scores_so_far
         return competition_placements(self.players, lambda a, b: s[a] > s[b])
+
+    def rounds(self) -> int:
+        """Rounds begun so far: the rounds won, and the one in play."""
+        return len(self.played) // self.players + (1 if self.round else 0)
 
     # Observation and JSON -------------------------------------------------------
 

@@ -51,7 +51,7 @@ from ..errors import InvalidParamsError
 from ..params import Bool, Choice, Int, _describe
 from ..results import competition_placements
 from ..rng import SplitMix64
-from .base import GameSpec, ReferenceState
+from .base import GameSpec, ReferenceState, counting_now, fired
 
 GAME = GameSpec(id="back_alley", min_players=4, max_players=4, default_players=4,
                 rule_prefix="BA", loader="cardref.reference.loading.back_alley",
@@ -59,6 +59,65 @@ GAME = GameSpec(id="back_alley", min_players=4, max_players=4, default_players=4
 GAME_ID = GAME.id
 MAX_SCHEDULE = 1000  # engine limit (BA-28)
 POINT_LIMIT = 2**31  # point constants lie in [-2**31, 2**31 - 1] (BA-28)
+
+#: The rule points of the rule book's §11: every clause that can fire in play.
+RULE_POINTS = {
+    "BA-P1": "§4 `first_dealer = \"random\"`: the first generator call picks the first dealer.",
+    "BA-P2": "§4 A deal's upcard is a standard card: its suit is trumps.",
+    "BA-P3": "§4 `joker_upcard = \"no_trump\"`: a joker is turned up; the deal has no trumps.",
+    "BA-P4": "§4 A joker upcard: the holder of the other joker puts it out of play and draws a "
+            "stock card (BA-16).",
+    "BA-P5": "§4 `joker_exchange_draw = \"bottom\"`: the exchanging seat draws the last stock "
+            "card.",
+    "BA-P6": "§4 A joker upcard and the other joker is in the stock: nobody exchanges.",
+    "BA-P7": "§4 `joker_upcard = \"turn_next\"`: a turned joker goes under the stock and the next "
+            "card is turned up.",
+    "BA-P8": "§4 `joker_upcard = \"turn_next\"` and the stock holds no standard card: the joker "
+            "stays up, no trumps.",
+    "BA-P9": "§5.1 A seat passes.",
+    "BA-P10": "§5.1 A seat bids a number of tricks.",
+    "BA-P11": "§5.1 A seat bids board.",
+    "BA-P12": "§5.1 A second board in one auction raises the level (double board or more, BA-4).",
+    "BA-P13": "§5.1 A one-card hand with `bid_cap = \"hand_size_minus_one\"`: only pass or board "
+            "may be bid.",
+    "BA-P14": "§5.1 `bid_not_above_previous`: the last number bid lowers the highest number "
+            "allowed (BA-1).",
+    "BA-P15": "§5.2 Trumps are not broken: a leader holding other cards may not lead a trump.",
+    "BA-P16": "§5.2 A leader exempt by a board bid leads a trump before trumps are broken (BA-11).",
+    "BA-P17": "§5.2 A leader holding only trumps leads one before trumps are broken (BA-12).",
+    "BA-P18": "§5.2 A follower holds the led suit (trumps if a trump was led): it must follow.",
+    "BA-P19": "§5.2 A follower without the led suit may play any card (BA-21, BA-22).",
+    "BA-P20": "§6.4 The Big Blooper is led: a follower holding trumps must play its highest one.",
+    "BA-P21": "§6.4 The Little Blooper is led: a follower holding trumps must play its lowest one.",
+    "BA-P22": "§6.4 `big_blooper_binds_partner = false`: the leader's partner follows a led Big "
+            "Blooper under the ordinary rule.",
+    "BA-P23": "§6.4 `blooper_lead_rules = false`: a led Blooper is just the top trump.",
+    "BA-P24": "§6.1 All four pass: the deal is void and dealt again at the same size (BA-20).",
+    "BA-P25": "§6.1 All four pass for the `max_consecutive_all_pass`-th time running: the hand is "
+            "abandoned.",
+    "BA-P26": "§6.1 A team's contract is board, at the highest level among its board bids.",
+    "BA-P27": "§6.1 `board_multiplier_scope = \"hand\"`: a board contract takes the highest level "
+            "bid by anyone.",
+    "BA-P28": "§6.1 A board team's partner also bid a number, which is ignored (BA-5).",
+    "BA-P29": "§6.1 A team's contract is the sum of its partners' number bids.",
+    "BA-P30": "§6.1 A team's number contract is 0: both partners passed (BA-8).",
+    "BA-P31": "§6.1 A team's number contract exceeds the hand size (BA-9).",
+    "BA-P32": "§6.2 The last board bidder leads first.",
+    "BA-P33": "§6.2 `board_lead = \"first\"`: the first board bidder leads first.",
+    "BA-P34": "§6.2 No board: the highest number bidder leads first.",
+    "BA-P35": "§6.2 Several seats bid the highest number: the first of them leads.",
+    "BA-P36": "§6.3 A trick holds a trump: the highest trump wins it.",
+    "BA-P37": "§6.3 A trick without trumps: the highest card of the led suit wins it.",
+    "BA-P38": "§6.3 The first trick holding a trump breaks trumps.",
+    "BA-P39": "§7 A number contract is made: 5 points per bid trick and 1 per overtrick.",
+    "BA-P40": "§7 A number contract is set: minus 5 points per bid trick.",
+    "BA-P41": "§7 A board contract is made: every trick taken.",
+    "BA-P42": "§7 A board contract fails.",
+    "BA-P43": "§7 `board_multiplier = \"doubling\"`: a board of level 2 or more is worth 2^(L−1) "
+            "times.",
+    "BA-P44": "§7 The last deal of the schedule is over: the team with the higher total wins.",
+    "BA-P45": "§7 The last deal of the schedule is over and the totals are equal: a draw (BA-23).",
+}
 
 
 # §2 Card notation and deck order ----------------------------------------------
@@ -110,6 +169,8 @@ class State(ReferenceState):
         self.dealer = (
             self.rng.bounded(4) if params["first_dealer"] == "random" else params["first_dealer"]
         )
+        if params["first_dealer"] == "random":
+            fired("BA-P1")
         self.hand_index = 0
         self.hand_size = self.schedule[0]
         self.all_pass_count = 0
@@ -136,10 +197,12 @@ class State(ReferenceState):
         self.turned_jokers: list[str] = []
         self.joker_exchange: Optional[dict[str, Any]] = None
         if self.upcard not in JOKERS:
+            fired("BA-P2")
             self.trump = suit_of(self.upcard)
         elif self.params["joker_upcard"] == "turn_next":
             self._turn_next_card()
         else:
+            fired("BA-P3")
             self.trump = "none"
             self._joker_exchange()
         self.hands = [in_canonical_order(hand) for hand in self.hands]
@@ -158,7 +221,11 @@ class State(ReferenceState):
         other = "LB" if self.upcard == "BB" else "BB"
         holders = [seat for seat in range(4) if other in self.hands[seat]]
         if not holders:
+            fired("BA-P6")
             return  # the other joker is in the stock: nothing happens
+        fired("BA-P4")
+        if self.params["joker_exchange_draw"] == "bottom":
+            fired("BA-P5")
         seat = holders[0]
         drawn = (
             self.stock.pop()
@@ -172,9 +239,11 @@ class State(ReferenceState):
     def _turn_next_card(self) -> None:
         """Move turned jokers under the stock until a standard card shows."""
         if all(card in JOKERS for card in self.stock):
+            fired("BA-P8")
             self.trump = "none"  # only with n = 13 and both jokers undealt
             return
         while self.upcard in JOKERS:
+            fired("BA-P7")
             self.stock.append(self.upcard)
             self.turned_jokers.append(self.upcard)
             self.upcard = self.stock.pop(0)
@@ -243,11 +312,26 @@ class State(ReferenceState):
         return highest
 
     def _bid(self, bid: str) -> None:
+        if counting_now():
+            self._note_bid(bid)
         self.bids.append((self.to_act, bid))
         if len(self.bids) < 4:
             self.to_act = (self.to_act + 1) % 4
         else:
             self._end_auction()
+
+    def _note_bid(self, bid: str) -> None:
+        """The rule points of a bid."""
+        fired({"pass": "BA-P9", "board": "BA-P11"}.get(bid, "BA-P10"))
+        if bid == "board" and any(b == "board" for _, b in self.bids):
+            fired("BA-P12")
+        if self._max_number_bid() == 0:
+            fired("BA-P13")
+        numbers = [int(b) for _, b in self.bids if b not in ("pass", "board")]
+        n = self.hand_size
+        cap = n if self.params["bid_cap"] == "hand_size" else n - 1
+        if self.params["bid_not_above_previous"] and numbers and numbers[-1] < cap:
+            fired("BA-P14")
 
     # §5.2 Play --------------------------------------------------------------
 
@@ -282,7 +366,37 @@ class State(ReferenceState):
         return follow or hand
 
 
+    def _note_play(self, card: str) -> None:
+        """The rule points of a lead or a follow (§5.2, §6.4)."""
+        seat = self.to_act
+        hand = self.hands[seat]
+        trumps = [c for c in hand if self._is_trump(c)]
+        if not self.trick:
+            has_others = len(trumps) < len(hand)
+            if not self.trump_broken and not self._exempt(seat) and has_others:
+                fired("BA-P15")
+            if self._is_trump(card) and not self.trump_broken:
+                if self._exempt(seat) and has_others:
+                    fired("BA-P16")
+                elif not has_others:
+                    fired("BA-P17")
+            if card in JOKERS and not self.params["blooper_lead_rules"]:
+                fired("BA-P23")
+            return
+        led = self.trick[0][1]
+        if trumps and self._blooper_rule_applies(led, seat):
+            fired("BA-P20" if led == "BB" else "BA-P21")
+            return
+        if led == "BB" and self.params["blooper_lead_rules"] and \
+                seat == partner_of(self.trick_leader):
+            fired("BA-P22")
+        same_suit = [c for c in hand if suit_of(c) == suit_of(led)]
+        follow = trumps if self._is_trump(led) else same_suit
+        fired("BA-P18" if follow else "BA-P19")
+
     def _play_card(self, card: str) -> None:
+        if counting_now():
+            self._note_play(card)
         seat = self.to_act
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
@@ -301,13 +415,42 @@ class State(ReferenceState):
         self.phase = "play"
         self.trick_leader = self._first_leader()
         self.to_act = self.trick_leader
+        if counting_now():
+            self._note_auction()
+
+    def _note_auction(self) -> None:
+        """The rule points of the contracts and the first leader (§6.1, §6.2)."""
+        for team in (0, 1):
+            bids = [bid for seat, bid in self.bids if team_of(seat) == team]
+            if "board" in bids:
+                fired("BA-P26")
+                if self.params["board_multiplier_scope"] == "hand":
+                    fired("BA-P27")
+                if any(bid not in ("pass", "board") for bid in bids):
+                    fired("BA-P28")
+                continue
+            fired("BA-P29")
+            contract = sum(int(bid) for bid in bids if bid != "pass")
+            if contract == 0:
+                fired("BA-P30")
+            if contract > self.hand_size:
+                fired("BA-P31")
+        if any(bid == "board" for _, bid in self.bids):
+            fired("BA-P33" if self.params["board_lead"] == "first" else "BA-P32")
+            return
+        fired("BA-P34")
+        numbers = [int(bid) for _, bid in self.bids if bid != "pass"]
+        if numbers.count(max(numbers)) > 1:
+            fired("BA-P35")
 
     def _all_pass(self) -> None:
         """BA-20: redeal at the same size, or abandon the hand after the cap."""
         self.all_pass_count += 1
         if self.all_pass_count < self.params["max_consecutive_all_pass"]:
+            fired("BA-P24")
             self._record_deal("redeal", [0, 0], [0, 0])
         else:
+            fired("BA-P25")
             self._record_deal("abandoned", [0, 0], [0, 0])
             self.all_pass_count = 0
             self.hand_index += 1
@@ -348,7 +491,11 @@ class State(ReferenceState):
             {"leader": self.trick_leader, "cards": list(self.trick), "winner": winner}
         )
         self.tricks_won[winner] += 1
-        if any(self._is_trump(card) for _, card in self.trick):
+        has_trump = any(self._is_trump(card) for _, card in self.trick)
+        fired("BA-P36" if has_trump else "BA-P37")
+        if has_trump and not self.trump_broken:
+            fired("BA-P38")
+        if has_trump:
             self.trump_broken = True  # set when the trick is resolved, not before
         self.trick = []
         self.trick_leader = winner
@@ -408,6 +555,16 @@ class State(ReferenceState):
     def _score_deal(self) -> None:
         tricks = [self.tricks_won[0] + self.tricks_won[2], self.tricks_won[1] + self.tricks_won[3]]
         points = [self._deal_points(team, tricks[team]) for team in (0, 1)]
+        for team in (0, 1):
+            level = self._board_level(team)
+            if level:
+                fired("BA-P41" if tricks[team] == self.hand_size else "BA-P42")
+                if self.params["board_multiplier"] == "doubling" and level >= 2:
+                    fired("BA-P43")
+            else:
+                contract = sum(int(bid) for seat, bid in self.bids
+                               if team_of(seat) == team and bid != "pass")
+                fired("BA-P39" if tricks[team] >= contract else "BA-P40")
         self.team_scores = [self.team_scores[0] + points[0], self.team_scores[1] + points[1]]
         self._record_deal("played", tricks, points)
         self.hand_index += 1
@@ -438,6 +595,7 @@ class State(ReferenceState):
         """After the last schedule entry the game is over and the table stays as
         it is; otherwise the next dealer deals the next hand."""
         if self.hand_index == len(self.schedule):
+            fired("BA-P45" if self.team_scores[0] == self.team_scores[1] else "BA-P44")
             self.phase = "game_over"
             self.to_act = None
             self.trick_leader = None
@@ -458,6 +616,10 @@ class State(ReferenceState):
     def final_placements(self) -> list[int]:
         s = self.scores()
         return competition_placements(4, lambda a, b: s[a] > s[b])
+
+    def rounds(self) -> int:
+        """Deals dealt so far (played, redealt or abandoned), the one in play included."""
+        return len(self.deals) + (self.phase != "game_over")
 
     # Observation and JSON ------------------------------------------------------
 

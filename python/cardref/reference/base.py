@@ -15,6 +15,10 @@ import copy
 import importlib
 import json
 from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Optional
@@ -47,6 +51,36 @@ class GameSpec:
     heuristic: bool = False
     #: Determinization on the Rust core, and so the search bot.
     search: bool = False
+
+
+#: Where the rule points fired now are counted (``counting``), if anywhere.
+_RULE_POINTS: ContextVar[Optional[Counter]] = ContextVar("rule_points", default=None)
+
+
+@contextmanager
+def counting(counts: Counter) -> Iterator[Counter]:
+    """Counts into ``counts`` the rule points (``XX-Pn``, the rule book's
+    §11) that the reference states fire inside the ``with`` block: the
+    states' own code marks each clause as it fires (``fired``), and does
+    nothing more while nobody counts."""
+    token = _RULE_POINTS.set(counts)
+    try:
+        yield counts
+    finally:
+        _RULE_POINTS.reset(token)
+
+
+def fired(point: str) -> None:
+    """Rule point ``point`` fired (counted only inside ``counting``)."""
+    counts = _RULE_POINTS.get()
+    if counts is not None:
+        counts[point] += 1
+
+
+def counting_now() -> bool:
+    """Whether rule points are being counted: lets a rule skip work done only
+    to decide which point fired."""
+    return _RULE_POINTS.get() is not None
 
 
 def check_seed(seed: Any) -> int:

@@ -38,13 +38,78 @@ from typing import Any, Optional
 from ..errors import InvalidParamsError
 from ..params import Bool, Choice, Int
 from ..rng import SplitMix64
-from .base import GameSpec, ReferenceState
+from .base import GameSpec, ReferenceState, counting_now, fired
 
 #: 7 players only with allow_seven_players (check_config).
 GAME = GameSpec(id="five_alive", min_players=2, max_players=7, default_players=4,
                 rule_prefix="FA", loader="cardref.reference.loading.five_alive",
                 heuristic=True, search=True)
 GAME_ID = GAME.id
+
+#: The rule points of the rule book's §11: every clause that can fire in play.
+RULE_POINTS = {
+    "FA-P1": "§4.2 The first round is dealt: `hand_size` cards to each player from the dealer's "
+            "left.",
+    "FA-P2": "§4.2 `reset_direction_each_round = false`: a later round keeps the "
+            "counter-clockwise direction of the last one.",
+    "FA-P3": "§5.3 The player can play no card: it must flip.",
+    "FA-P4": "§5.3 `allow_voluntary_flip`: a player flips though it could play a card.",
+    "FA-P5": "§6.2 A number card adds its value to the total.",
+    "FA-P6": "§6.2 A number card brings the total to exactly 21.",
+    "FA-P7": "§6.2 `=21` sets the total to 21.",
+    "FA-P8": "§6.2 `=10` sets the total to 10.",
+    "FA-P9": "§6.2 `=0` sets the total to 0.",
+    "FA-P10": "§6.2 PASS: nothing changes but the turn passes on.",
+    "FA-P11": "§6.2 REV reverses the direction.",
+    "FA-P12": "§6.2 REV with two active players: the opponent plays next, as after a PASS (FA-20).",
+    "FA-P13": "§6.2 SKIP: the next active player loses its turn.",
+    "FA-P14": "§6.2 SKIP with two active players: the player plays again at once (FA-19).",
+    "FA-P15": "§6.2 D1: each target draws one card, in turn order.",
+    "FA-P16": "§6.2 D2: each target draws two cards, in turn order.",
+    "FA-P17": "§6.2 `team_wilds_hit_teammates = false`: a D1, D2 or BOMB spares the player's "
+            "teammates.",
+    "FA-P18": "§6.2 REDEAL as the player's last card: the total is 0 and the round ends, no "
+            "redeal (FA-14).",
+    "FA-P19": "§6.3 A draw finds no card even after rebuilding the draw pile: the player gets "
+            "fewer cards.",
+    "FA-P20": "§6.4 The draw pile is empty: it is rebuilt from the discards under the top card, "
+            "shuffled.",
+    "FA-P21": "§6.5 REDEAL: every active hand is gathered and dealt out again.",
+    "FA-P22": "§6.5 `redeal_deal_order = \"play_direction\"`: the redeal starts at the next "
+            "player in the direction of play.",
+    "FA-P23": "§6.6 A forced Bomb: a responder discards a 0.",
+    "FA-P24": "§6.6 A forced Bomb: a responder without a 0 loses a life.",
+    "FA-P25": "§6.6 `bomb_response = \"optional\"`: a Bomb waits for its responders' answers.",
+    "FA-P26": "§6.6 An optional Bomb: a responder answers with a 0 (`respond 0`).",
+    "FA-P27": "§6.6 An optional Bomb: a responder declines and loses a life.",
+    "FA-P28": "§6.2 A Bomb as the player's last card: the Bomb's effect applies, then the round "
+            "ends (FA-11).",
+    "FA-P29": "§6.7 A player loses its last life: it is out at once, its hand under the discard "
+            "pile.",
+    "FA-P30": "§6.7 Team play: a team loses a life.",
+    "FA-P31": "§6.7 Team play: a team with no lives left loses a life again; it stays at 0.",
+    "FA-P32": "§6.8 `flip_ends_turn = false`: a player who flips and survives plays again from 0.",
+    "FA-P33": "§7.1 A player runs out of cards: the round ends and the others lose a life.",
+    "FA-P34": "§7.1 Several players run out of cards at once.",
+    "FA-P35": "§7.1 The actor did not go out: the new dealer is the first player out of cards "
+            "after it.",
+    "FA-P36": "§7.1 Team play: both teams have a player out of cards; both lose a life.",
+    "FA-P37": "§7.1 The game goes on: the next round is dealt by the player who went out.",
+    "FA-P38": "§7.3 One active player is left: it wins.",
+    "FA-P39": "§7.3 Several players are eliminated in one batch: they share a rank.",
+    "FA-P40": "§7.3 Team play: a team has no lives left; the other team wins.",
+    "FA-P41": "§7.3 Team play: both teams lose their last life in one batch; a draw.",
+    "FA-P42": "§7.4 `sudden_death`: a batch with an elimination ends the game.",
+    "FA-P43": "§7.4 Sudden death: survivors with equal lives are ranked by the sum of the number "
+            "cards in hand.",
+    "FA-P44": "§7.4 Sudden death: survivors equal in lives and in hand sums share a rank.",
+    "FA-P45": "§7.5 The action cap ends the game: the players still in are ranked by lives.",
+    "FA-P46": "§7.5 The action cap ends the game while an optional Bomb awaits answers: the Bomb "
+            "is dropped.",
+    "FA-P47": "§7.5 Team play at the action cap: the team with more lives wins (FA-26).",
+    "FA-P48": "§7.5 Team play at the action cap with equal team lives: a draw.",
+    "FA-P49": "§7.5 At the action cap, players still in with equal lives share a rank.",
+}
 
 # §2 Card notation and deck order ----------------------------------------------
 
@@ -142,6 +207,10 @@ class State(ReferenceState):
         """§4.2: reset, shuffle (or take the explicit deck), deal, pick the opener."""
         if self.params["reset_direction_each_round"] or self.round == 1:
             self.dir = 1
+        elif self.dir == -1:
+            fired("FA-P2")
+        if self.round == 1:
+            fired("FA-P1")
         self.total = 0
         self.discard_pile = []
         self.hands = [[] for _ in range(self.players)]
@@ -229,6 +298,8 @@ class State(ReferenceState):
         """§6.1 steps 1-6: play the card, apply its effect, then the end checks."""
         self.hands[player].remove(card)
         self.discard_pile.append(card)
+        if counting_now():
+            self._note_card(player, card)
         batch: list[int] = []
         if card == "BOMB" and self.params["bomb_response"] == "optional":
             self._start_optional_bomb(player)
@@ -247,6 +318,25 @@ class State(ReferenceState):
             self.current = self.next_active(passes_from, self.dir)
 
     # §6.2 Card effects ------------------------------------------------------------
+
+    def _note_card(self, player: int, card: str) -> None:
+        """The rule points of a card's effect that the card and the table decide."""
+        two = len(self.active_seats()) == 2
+        if is_number(card):
+            fired("FA-P5")
+            if self.total + NUMBERS[card] == 21:
+                fired("FA-P6")
+        points = {"=21": ["FA-P7"], "=10": ["FA-P8"], "=0": ["FA-P9"], "PASS": ["FA-P10"],
+                  "REV": ["FA-P11", "FA-P12"] if two else ["FA-P11"],
+                  "SKIP": ["FA-P13", "FA-P14"] if two else ["FA-P13"],
+                  "D1": ["FA-P15"], "D2": ["FA-P16"]}
+        for point in points.get(card, []):
+            fired(point)
+        spared = self.teams and not self.params["team_wilds_hit_teammates"]
+        if spared and card in ("D1", "D2", "BOMB"):
+            fired("FA-P17")
+        if card == "BOMB" and not self.hands[player]:
+            fired("FA-P28")
 
     def _card_effect(self, player: int, card: str, batch: list[int]) -> int:
         """§6.2. Returns the seat the turn passes on from: the player, or for SKIP
@@ -272,8 +362,11 @@ class State(ReferenceState):
             self.total = 0
             if self.hands[player]:
                 self._redeal(player)
+            else:
+                fired("FA-P18")
         elif card == "BOMB":
             for seat in self.targets(player):
+                fired("FA-P23" if "0" in self.hands[seat] else "FA-P24")
                 self._answer_bomb(seat, "0" in self.hands[seat], batch)
             self.total = 0
         # PASS has no effect at all (FA-21).
@@ -287,11 +380,14 @@ class State(ReferenceState):
             self._rebuild_draw_pile()
         if self.draw_pile:
             self.hands[seat].append(self.draw_pile.pop(0))
+        else:
+            fired("FA-P19")
 
     def _rebuild_draw_pile(self) -> None:
         """§6.4 (FA-17): everything under the top discard, shuffled bottom first."""
         cards = self.discard_pile[:-1]
         if cards:
+            fired("FA-P20")
             self.rng.shuffle(cards)
             self.draw_pile = cards
             self.discard_pile = self.discard_pile[-1:]
@@ -300,10 +396,12 @@ class State(ReferenceState):
 
     def _redeal(self, player: int) -> None:
         """§6.5 (FA-13): gather every active hand, sort, shuffle, deal them all out."""
+        fired("FA-P21")
         gathered = [card for seat in self.active_seats() for card in self.hands[seat]]
         gathered.sort(key=kind_order)
         self.rng.shuffle(gathered)
         if self.params["redeal_deal_order"] == "play_direction":
+            fired("FA-P22")
             order = self._dealing_order(self.next_active(player, self.dir), self.dir)
         else:
             order = self._dealing_order(self.next_active(player, 1), 1)
@@ -324,6 +422,7 @@ class State(ReferenceState):
 
     def _start_optional_bomb(self, bomber: int) -> None:
         """Optional mode: the responders answer one action at a time."""
+        fired("FA-P25")
         responders = self.targets(bomber)
         self.pending_bomb = {"bomber": bomber, "responders": responders, "index": 0,
                              "eliminated": []}
@@ -333,6 +432,7 @@ class State(ReferenceState):
     def _bomb_answer(self, seat: int, respond: bool) -> None:
         """``respond 0`` or ``decline``; after the last one the Bomb completes."""
         bomb = self.pending_bomb
+        fired("FA-P26" if respond else "FA-P27")
         self._answer_bomb(seat, respond, bomb["eliminated"])
         bomb["index"] += 1
         if bomb["index"] < len(bomb["responders"]):
@@ -350,10 +450,12 @@ class State(ReferenceState):
         hand goes to the bottom of the discard pile (FA-18)."""
         if self.teams:
             team = seat % 2
+            fired("FA-P30" if self.team_lives[team] > 0 else "FA-P31")
             self.team_lives[team] = max(0, self.team_lives[team] - 1)
             return
         self.lives[seat] -= 1
         if self.lives[seat] == 0:
+            fired("FA-P29")
             self.discard_pile = self.hands[seat] + self.discard_pile
             self.hands[seat] = []
             batch.append(seat)
@@ -362,6 +464,7 @@ class State(ReferenceState):
 
     def _flip(self, player: int) -> None:
         """Lose a life, keep the hand, total back to 0 (FA-5, FA-6)."""
+        fired("FA-P3" if not self._playable() else "FA-P4")
         batch: list[int] = []
         self._lose_life(player, batch)
         self.total = 0
@@ -369,12 +472,21 @@ class State(ReferenceState):
             return
         if self.params["flip_ends_turn"] or not self.is_active(player):
             self.current = self.next_active(player, self.dir)
+        else:
+            fired("FA-P32")
 
     # §7.1 Round end -----------------------------------------------------------------
 
     def _end_round(self, actor: int, gone_out: list[int]) -> None:
         """Everyone else loses a life (teams: the other team), then a new deal by the
         player who went out (FA-4, FA-12)."""
+        fired("FA-P33")
+        if len(gone_out) > 1:
+            fired("FA-P34")
+        if actor not in gone_out:
+            fired("FA-P35")
+        if self.teams and {s % 2 for s in gone_out} == {0, 1}:
+            fired("FA-P36")
         batch: list[int] = []
         if self.teams:
             for team in (0, 1):
@@ -391,6 +503,7 @@ class State(ReferenceState):
             dealer = self.next_active(dealer, self.dir)
         self.dealer = dealer
         self.round += 1
+        fired("FA-P37")
         self._start_round()
 
     # §7.3-7.4 Game end ----------------------------------------------------------------
@@ -399,15 +512,27 @@ class State(ReferenceState):
         """Sudden death, then the standard end; records the batch's eliminations."""
         if batch:
             self.elimination_log.append(list(batch))
+            if len(batch) > 1:
+                fired("FA-P39")
         if self.params["sudden_death"] and batch:
-            self._finish("SUDDEN_DEATH", self._sudden_death_ranking(batch))
+            fired("FA-P42")
+            ranking = self._sudden_death_ranking(batch)
+            lives = [self.lives[s] for s in self.active_seats()]
+            if len(set(lives)) < len(lives):
+                fired("FA-P43")
+            if any(len(group) > 1 for group in ranking[:-1]):
+                fired("FA-P44")
+            self._finish("SUDDEN_DEATH", ranking)
         elif self.teams and 0 in self.team_lives:
             if self.team_lives == [0, 0]:
+                fired("FA-P41")
                 self._finish("TEAM_DRAW", [list(range(self.players))])
             else:
+                fired("FA-P40")
                 winner = self.team_lives.index(max(self.team_lives))
                 self._finish("TEAM", self._team_groups(winner))
         elif not self.teams and len(self.active_seats()) <= 1:
+            fired("FA-P38")
             self._finish("LAST_STANDING", [self.active_seats(), *self._eliminated_groups()])
         return self.phase == "game_over"
 
@@ -449,22 +574,35 @@ class State(ReferenceState):
             better += len(group)
         return placements
 
+    def rounds(self) -> int:
+        """Rounds dealt so far."""
+        return self.round
+
     # §7.5 Termination ---------------------------------------------------------------
 
     def _check_cap(self) -> None:
         """FA-26: past ``max_actions`` the game ends; a pending Bomb is dropped."""
         if self.phase == "game_over" or self.action_count < self.params["max_actions"]:
             return
+        if self.pending_bomb:
+            fired("FA-P46")
         if self.pending_bomb and self.pending_bomb["eliminated"]:
             self.elimination_log.append(list(self.pending_bomb["eliminated"]))
+            if len(self.pending_bomb["eliminated"]) > 1:
+                fired("FA-P39")
         if self.teams:
             a, b = self.team_lives
             if a == b:
+                fired("FA-P48")
                 ranking = [list(range(self.players))]
             else:
+                fired("FA-P47")
                 ranking = self._team_groups(0 if a > b else 1)
         else:
+            fired("FA-P45")
             groups = _group_by(self.active_seats(), lambda s: -self.lives[s])
+            if any(len(group) > 1 for group in groups):
+                fired("FA-P49")
             ranking = [*groups, *self._eliminated_groups()]
         self._finish("CAP", ranking)
 

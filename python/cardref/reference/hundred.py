@@ -33,7 +33,7 @@ from ..errors import InvalidParamsError
 from ..params import Bool, Choice, Int
 from ..results import competition_placements
 from ..rng import SplitMix64
-from .base import GameSpec, ReferenceState
+from .base import GameSpec, ReferenceState, counting_now, fired
 
 #: 2 players only with allow_two_players (check_config).
 GAME = GameSpec(id="hundred", min_players=2, max_players=12, default_players=5,
@@ -46,6 +46,40 @@ INT64_MAX = (1 << 63) - 1
 #: With ``allow_negative`` the value has no floor in the rule book; the engines
 #: stop it here so that repeated doubling of a negative value stays finite (HU-22).
 NEGATIVE_FLOOR = -1_000_000_000
+
+
+#: The rule points of the rule book's §11: every clause that can fire in play.
+RULE_POINTS = {
+    "HU-P1": "§4 The first deal: `hand_size` cards to each player from the dealer's left.",
+    "HU-P2": "§5.3 A value-choosing ace is played and sets the value it names (HU-4).",
+    "HU-P3": "§5.3 Every card in hand busts: the player must play one and bust (HU-6).",
+    "HU-P4": "§5.3 `allow_voluntary_bust`: a player busts though it held a safe card.",
+    "HU-P5": "§6.1 The 2S doubles the value (HU-17).",
+    "HU-P6": "§6.1 A 4 reverses the direction.",
+    "HU-P7": "§6.1 A 4 with two players left: the turn passes to the other as usual (HU-15).",
+    "HU-P8": "§6.1 A 10 sets the value to 100.",
+    "HU-P9": "§6.1 The QH sets the value to 0.",
+    "HU-P10": "§6.1 A J, 5H or 5D would take the value below 0: it stops at 0.",
+    "HU-P11": "§6.1 `allow_negative`: a J, 5H or 5D takes the value below 0 (HU-3).",
+    "HU-P12": "§6.1 `red_ace = \"zero\"`: a red ace leaves the value as it is.",
+    "HU-P13": "§6.1 `red_ace = \"choose\"`: a red ace sets the value it names (HU-1).",
+    "HU-P14": "§6.1 A play brings the value to exactly 100, which is safe (HU-5).",
+    "HU-P15": "§6.2 A safe play: the value is set and the player draws.",
+    "HU-P16": "§6.3 A play busts: the player loses a chip.",
+    "HU-P17": "§6.3 `bust_rule = \"reset\"`: after a bust the value goes back to 0.",
+    "HU-P18": "§6.3 `bust_rule = \"void\"`: after a bust the value stays; the busting card has no "
+            "effect.",
+    "HU-P19": "§6.3 `bust_rule = \"redeal\"`: after a bust the buster deals anew and its left "
+            "neighbour starts.",
+    "HU-P20": "§6.3 `bust_rule = \"redeal\"`: a buster out of chips still deals the new deal "
+            "(HU-8).",
+    "HU-P21": "§6.3 A player loses its last chip: it is out, its hand under the pile (HU-10).",
+    "HU-P22": "§6.4 The stock is empty: it is rebuilt from the pile under its top card, shuffled "
+            "(HU-11).",
+    "HU-P23": "§7.2 One player is left: it wins.",
+    "HU-P24": "§7.3 The action cap ends the game: the players still in are ranked by chips.",
+    "HU-P25": "§7.3 At the action cap, players still in with equal chips share a rank.",
+}
 
 
 # §2 Card notation and deck order ---------------------------------------------
@@ -93,6 +127,7 @@ class State(ReferenceState):
         self.result: Optional[dict[str, Any]] = None
         self.recent: list[list[Any]] = []
         self._history: list[str] = []
+        fired("HU-P1")
         self._deal(list(deck) if deck is not None else self._shuffled_deck())
 
     # §3.1 Seats and direction -----------------------------------------------
@@ -215,19 +250,52 @@ class State(ReferenceState):
 
     # §6.2 Full resolution of a play --------------------------------------------
 
+    def _note_play(self, card: str, new: int) -> None:
+        """The rule points of a play, from the card, the hand and the value."""
+        if self._chooses_value(card):
+            fired("HU-P2")
+            if card in ("AH", "AD"):
+                fired("HU-P13")
+        elif not any(self._is_safe(c) for c in self.hands[self.current]):
+            fired("HU-P3")
+        elif new > LIMIT:
+            fired("HU-P4")
+        rank = rank_of(card)
+        if card == "2S":
+            fired("HU-P5")
+        if rank == "4":
+            fired("HU-P6")
+            if self.players - len(self.elimination_log) == 2:
+                fired("HU-P7")
+        if rank == "10":
+            fired("HU-P8")
+        if card == "QH":
+            fired("HU-P9")
+        drop = 10 if rank == "J" else 5 if card in ("5H", "5D") else 0
+        if drop and self.value - drop < 0:
+            fired("HU-P11" if self.params["allow_negative"] else "HU-P10")
+        if card in ("AH", "AD") and self.params["red_ace"] == "zero":
+            fired("HU-P12")
+        if new == LIMIT:
+            fired("HU-P14")
+        if new <= LIMIT:
+            fired("HU-P15")
+
     def _play(self, action: str) -> None:
         """§6.2: the full resolution of ``play C [X]``."""
         seat = self.current
         words = action.split(" ")
         card = words[1]
+        # HU-4: an ace sets the value it names and never busts.
+        new = int(words[2]) if len(words) == 3 else self._new_value(card, self.value)
+        if counting_now():
+            self._note_play(card, new)
         self._history.append(action)
         self.recent = ([*self.recent, [seat, action]])[-self.players :]
         self.hands[seat].remove(card)
         self.pile.append(card)
         if rank_of(card) == "4":
             self.dir = -self.dir  # HU-15
-        # HU-4: an ace sets the value it names and never busts.
-        new = int(words[2]) if len(words) == 3 else self._new_value(card, self.value)
         redealt = False
         if new <= LIMIT:
             self.value = new
@@ -247,13 +315,20 @@ class State(ReferenceState):
 
     def _bust(self, seat: int) -> bool:
         """Lose a chip, then apply ``bust_rule``; True if a new deal was made."""
+        fired("HU-P16")
         self.chips[seat] -= 1
         if self.chips[seat] == 0:
             self._eliminate(seat)
         rule = self.params["bust_rule"]
         if rule == "reset":
+            fired("HU-P17")
             self.value = 0
+        elif rule == "void":
+            fired("HU-P18")
         elif rule == "redeal" and len(self.elimination_log) < self.players - 1:
+            fired("HU-P19")
+            if not self.is_active(seat):
+                fired("HU-P20")
             self.dealer = seat  # HU-8: the buster deals, even if just eliminated
             self.deal_number += 1
             self._deal(self._shuffled_deck())
@@ -262,6 +337,7 @@ class State(ReferenceState):
 
     def _eliminate(self, seat: int) -> None:
         """HU-10: the rest of the hand goes under the pile, in hand order."""
+        fired("HU-P21")
         self.pile = self.hands[seat] + self.pile
         self.hands[seat] = []
         self.elimination_log.append(seat)
@@ -280,6 +356,7 @@ class State(ReferenceState):
         under_top = self.pile[:-1]
         if not under_top:
             return False
+        fired("HU-P22")
         self.rng.shuffle(under_top)
         self.stock = under_top
         self.pile = self.pile[-1:]
@@ -290,7 +367,14 @@ class State(ReferenceState):
     def _end(self, reason: str) -> None:
         self.phase = "GAME_OVER"
         self.current = None
-        self.result = {"reason": reason, "ranking": self._ranking(reason)}
+        ranking = self._ranking(reason)
+        if reason == "LAST_STANDING":
+            fired("HU-P23")
+        else:
+            fired("HU-P24")
+            if any(len(group) > 1 for group in ranking):  # only the players still in share
+                fired("HU-P25")
+        self.result = {"reason": reason, "ranking": ranking}
 
     def _ranking(self, reason: str) -> list[list[int]]:
         """§7.2/7.3: active seats first (by chips at the cap), then the eliminated,
@@ -311,6 +395,10 @@ class State(ReferenceState):
     def final_placements(self) -> list[int]:
         rank = {seat: i for i, group in enumerate(self.result["ranking"]) for seat in group}
         return competition_placements(self.players, lambda a, b: rank[a] < rank[b])
+
+    def rounds(self) -> int:
+        """Deals dealt so far (more than one only with ``bust_rule = redeal``)."""
+        return self.deal_number
 
     # Observation and JSON ------------------------------------------------------
 

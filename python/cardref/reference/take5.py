@@ -28,7 +28,7 @@ from typing import Any, Optional
 from ..params import Choice, Int
 from ..results import competition_placements
 from ..rng import SplitMix64
-from .base import GameSpec, ReferenceState
+from .base import GameSpec, ReferenceState, counting_now, fired
 
 GAME = GameSpec(id="take5", min_players=2, max_players=10, default_players=4,
                 rule_prefix="T5", loader="cardref.reference.loading.take5",
@@ -38,6 +38,28 @@ CARDS_PER_HAND = 10
 TURNS_PER_ROUND = 10
 ROW_COUNT = 4
 ROW_CAPACITY = 5
+
+#: The rule points of the rule book's §11: every clause that can fire in play.
+RULE_POINTS = {
+    "T5-P1": "§4 The first round is dealt: ten cards each from seat 0, then the four rows.",
+    "T5-P2": "§5 A seat commits a card face down.",
+    "T5-P3": "§5 The last seat has committed: the turn's cards are revealed at once.",
+    "T5-P4": "§5 Every card of a turn is placed and the next turn begins.",
+    "T5-P5": "§6.2 A too-low card: its owner takes the row it chooses, and the card starts it.",
+    "T5-P6": "§6.2 `auto_fewest_heads`: a too-low card takes the row with the fewest bullheads.",
+    "T5-P7": "§6.2 `auto_fewest_heads`: rows tie for the fewest bullheads; the lowest index is "
+             "taken.",
+    "T5-P8": "§6.3 A card is appended to the row whose last card is the highest below it.",
+    "T5-P9": "§6.3 A sixth card: its owner takes the row's five cards and the card starts the row.",
+    "T5-P10": "§7 A round ends after its tenth turn: each seat adds the bullheads in its pile.",
+    "T5-P11": "§7 `end_rule = \"at_least\"`: a total has reached `end_score`; the game ends.",
+    "T5-P12": "§7 `end_rule = \"more_than\"`: a total is above `end_score`; the game ends.",
+    "T5-P13": "§7 `end_rule = \"more_than\"`: the highest total is exactly `end_score`, which does "
+              "not end the game.",
+    "T5-P14": "§7 `round_limit` rounds are played and nobody is at the end score; the game ends.",
+    "T5-P15": "§7 The game goes on: the next round is dealt from a fresh shuffle of every card.",
+    "T5-P16": "§7 The game ends with several seats sharing the lowest total: they share the win.",
+}
 
 
 # §1 Bullheads ---------------------------------------------------------------
@@ -83,6 +105,7 @@ class State(ReferenceState):
         return cards
 
     def _deal(self, deck: list[int]) -> None:
+        fired("T5-P1" if self.round == 1 else "T5-P15")
         n = self.players
         self.hands: list[list[int]] = [[] for _ in range(n)]
         for i in range(CARDS_PER_HAND * n):
@@ -135,6 +158,7 @@ class State(ReferenceState):
 
     def _commit(self, card: int) -> None:
         seat = self.current_player()
+        fired("T5-P2")
         self.hands[seat].remove(card)
         self.committed[seat] = card
         if None not in self.committed:
@@ -143,6 +167,7 @@ class State(ReferenceState):
 
     def _reveal(self) -> None:
         """All commitments become public at once, sorted by card."""
+        fired("T5-P3")
         self.revealed = sorted((card, seat) for seat, card in enumerate(self.committed))
         self.committed = [None] * self.players
         self.next_to_place = 0
@@ -163,6 +188,7 @@ class State(ReferenceState):
         self._finish_turn()
 
     def _choose_row(self, row: int) -> None:
+        fired("T5-P5")
         card, seat = self.revealed[self.next_to_place]
         self._take_row(row, card, seat)
         self.next_to_place += 1
@@ -175,6 +201,8 @@ class State(ReferenceState):
         self.revealed = []
         if self.turn == TURNS_PER_ROUND:
             self._end_round()
+        else:
+            fired("T5-P4")
 
     # §6 Effects: placing a card ---------------------------------------------
 
@@ -187,13 +215,20 @@ class State(ReferenceState):
     def _fewest_heads_row(self) -> int:
         """Variant ``auto_fewest_heads`` (§6.2): the row with the fewest heads,
         the lowest index on ties."""
-        return min(range(ROW_COUNT), key=lambda r: (sum(map(heads, self.rows[r])), r))
+        row_heads = [sum(map(heads, row)) for row in self.rows]
+        if counting_now():
+            fired("T5-P6")
+            if row_heads.count(min(row_heads)) > 1:
+                fired("T5-P7")
+        return min(range(ROW_COUNT), key=lambda r: (row_heads[r], r))
 
     def _place_on(self, row: int, card: int, seat: int) -> None:
         """Append to the closest row, unless it would be the sixth card."""
         if len(self.rows[row]) == ROW_CAPACITY:
+            fired("T5-P9")
             self._take_row(row, card, seat)
         else:
+            fired("T5-P8")
             self.rows[row].append(card)
 
     def _take_row(self, row: int, card: int, seat: int) -> None:
@@ -208,8 +243,11 @@ class State(ReferenceState):
         self.scores_so_far = [total + t for total, t in zip(self.scores_so_far, taken)]
         self.round_scores.append(taken)
         self.piles = [[] for _ in range(self.players)]
+        fired("T5-P10")
         if self._game_ends():
             self.phase = "game_over"
+            if self.scores_so_far.count(min(self.scores_so_far)) > 1:
+                fired("T5-P16")
         else:
             self.round += 1
             self._deal(self._shuffled_deck())
@@ -218,8 +256,16 @@ class State(ReferenceState):
         limit = self.params["end_score"]
         if self.params["end_rule"] == "at_least":
             reached = any(score >= limit for score in self.scores_so_far)
+            if reached:
+                fired("T5-P11")
         else:
             reached = any(score > limit for score in self.scores_so_far)
+            if reached:
+                fired("T5-P12")
+            elif max(self.scores_so_far) == limit:
+                fired("T5-P13")
+        if not reached and self.params["round_limit"] == self.round:
+            fired("T5-P14")
         return reached or self.params["round_limit"] == self.round
 
     def scores(self) -> list[int]:
@@ -228,6 +274,10 @@ class State(ReferenceState):
     def final_placements(self) -> list[int]:
         s = self.scores_so_far
         return competition_placements(self.players, lambda a, b: s[a] < s[b])
+
+    def rounds(self) -> int:
+        """Rounds dealt so far."""
+        return self.round
 
     # Observation and JSON ------------------------------------------------------
 

@@ -46,7 +46,7 @@ from ..errors import InvalidParamsError
 from ..params import Choice, Int, _describe
 from ..results import competition_placements
 from ..rng import SplitMix64
-from .base import GameSpec, ReferenceState
+from .base import GameSpec, ReferenceState, counting_now, fired
 
 GAME = GameSpec(id="twenty_two", min_players=2, max_players=6, default_players=4,
                 rule_prefix="TT", loader="cardref.reference.loading.twenty_two",
@@ -54,6 +54,52 @@ GAME = GameSpec(id="twenty_two", min_players=2, max_players=6, default_players=4
 GAME_ID = GAME.id
 #: A hand has at most 11 cards and the final trick needs one (§4, §5.2).
 MAX_TRICKS = 10
+
+#: The rule points of the rule book's §11: every clause that can fire in play.
+RULE_POINTS = {
+    "TT-P1": "§4 `first_dealer = \"random\"`: the first generator call picks the first dealer.",
+    "TT-P2": "§4 A hand is dealt: `target_size` cards to each active seat.",
+    "TT-P3": "§4 The pool is short: each active seat is dealt `floor(pool / active seats)` "
+             "cards, fewer than `target_size` (TT-2).",
+    "TT-P4": "§4 An eliminated seat is skipped: only the active seats are dealt cards.",
+    "TT-P5": "§4 An eliminated seat deals: it gets no cards and the seat after it starts (TT-17).",
+    "TT-P6": "§5.1 A seat discards cards face down and draws as many from the top of the stock.",
+    "TT-P7": "§5.1 A seat keeps its whole hand (`discard` alone) though the stock has cards.",
+    "TT-P8": "§5.1 The stock is empty: the seat's only action is `discard`.",
+    "TT-P9": "§5.1 The stock holds fewer cards than the seat's hand: it may discard at most "
+             "that many.",
+    "TT-P10": "§5.1 The last active seat has discarded: play begins; the first active seat after "
+              "the dealer leads.",
+    "TT-P11": "§5.2 A lead of one card.",
+    "TT-P12": "§5.2 A lead of several cards of one rank.",
+    "TT-P13": "§5.2 The leader's hand is all of one rank: it must keep a card for the final "
+              "trick (TT-6).",
+    "TT-P14": "§5.2 `follow_rule = \"lowest_only_if_cannot_beat\"`: the follower can beat or "
+              "equal the bar, so it must.",
+    "TT-P15": "§6.1 A follower's set beats or equals the bar: it becomes the bar.",
+    "TT-P16": "§6.1 A follower's set equals the bar: the later of equal sets takes it over (TT-9).",
+    "TT-P17": "§6.1 A lowest set that also beats or equals the bar takes the bar (TT-12).",
+    "TT-P18": "§6.1 A lowest set that does not meet the bar changes nothing.",
+    "TT-P19": "§6.2 A trick before the last ends: the bar's holder takes it and leads the next.",
+    "TT-P20": "§6.3 The final trick has one highest card: its player keeps it as a penalty "
+              "and deals next.",
+    "TT-P21": "§6.3 `last_trick_tie = \"all_tied_score\"`: the final trick's highest rank is "
+              "tied; every tied seat scores its card (TT-14).",
+    "TT-P22": "§6.3 `tied_dealer = \"first\"`: after a tied final trick the first tied seat "
+              "deals next (TT-15).",
+    "TT-P23": "§6.3 `last_trick_tie = \"last_played_wins\"`: of a tied highest rank only the "
+              "last one played scores.",
+    "TT-P24": "§6.3 `last_trick_tie = \"first_played_wins\"`: of a tied highest rank only the "
+              "first one played scores.",
+    "TT-P25": "§6.5 A seat's score reaches `elimination_score`: it is out.",
+    "TT-P26": "§7 Two or more seats are left: the next hand is dealt, its size set by the "
+              "scoring card (TT-1).",
+    "TT-P27": "§7 One seat is left: it wins.",
+    "TT-P28": "§7 Every seat left went out in the same hand: the lowest score among them wins "
+              "(TT-18).",
+    "TT-P29": "§7 Every seat left went out in the same hand and several share the lowest "
+              "score: they share the win.",
+}
 
 # §2 Card notation and deck order -----------------------------------------------
 
@@ -107,6 +153,7 @@ class State(ReferenceState):
         self.target_size = params["first_hand_size"]
         # §4 First dealer: seat given, or the first generator call (TT-4).
         if params["first_dealer"] == "random":
+            fired("TT-P1")
             self.dealer = self.rng.bounded(players)
         else:
             self.dealer = params["first_dealer"]
@@ -133,6 +180,11 @@ class State(ReferenceState):
         """§4 steps 1-5: deal_size each to the active seats, the rest is the stock."""
         seats = self._seats_after(self.dealer)
         self.deal_size = min(self.target_size, len(deck) // len(seats))
+        fired("TT-P2" if self.deal_size == self.target_size else "TT-P3")
+        if len(seats) < self.players:
+            fired("TT-P4")
+        if not self.active[self.dealer]:
+            fired("TT-P5")
         self.hands: list[list[str]] = [[] for _ in range(self.players)]
         for i in range(self.deal_size * len(seats)):
             self.hands[seats[i % len(seats)]].append(deck[i])
@@ -269,12 +321,22 @@ class State(ReferenceState):
     def _discard(self, cards: list[str]) -> None:
         """§5.1: the cards go face down to the discards; draw as many from the top."""
         seat = self.to_act
+        hand, stock = self.hands[seat], self.stock
+        if cards:
+            fired("TT-P6")
+        elif stock:
+            fired("TT-P7")
+        if not stock:
+            fired("TT-P8")
+        elif len(stock) < len(hand):
+            fired("TT-P9")
         drawn, self.stock = self.stock[: len(cards)], self.stock[len(cards) :]
         kept = [c for c in self.hands[seat] if c not in cards]
         self.hands[seat] = in_play_order(kept + drawn)
         self.discards[seat] = in_play_order(self.discards[seat] + cards)
         seats = self._seats_after(self.dealer)
         if seat == seats[-1]:  # the dealer's turn, or the last active seat before it
+            fired("TT-P10")
             self.phase = "play"
             self._start_trick(seats[0])
         else:
@@ -287,8 +349,10 @@ class State(ReferenceState):
     def _play_cards(self, cards: list[str]) -> None:
         """§6.1: a set that beats or equals the bar (or the lead) takes it over."""
         seat = self.to_act
-        self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
         trick = self.trick
+        if counting_now() and len(self.hands[seat]) > 1:
+            self._note_play(cards, self.hands[seat])
+        self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
         is_lead = not trick["plays"]
         trick["plays"].append([seat, cards])
         if is_lead or self.beats_or_equals(cards, trick["bar"]):
@@ -300,8 +364,31 @@ class State(ReferenceState):
         else:
             self._score_final_trick()
 
+    def _note_play(self, cards: list[str], hand: list[str]) -> None:
+        """The rule points a lead or a follow (not in the final trick) fires."""
+        if not self.trick["plays"]:
+            fired("TT-P11" if len(cards) == 1 else "TT-P12")
+            if len({rank_of(c) for c in hand}) == 1:
+                fired("TT-P13")
+            return
+        bar = self.trick["bar"]
+        if self.params["follow_rule"] == "lowest_only_if_cannot_beat" and any(
+                self.beats_or_equals(list(s), bar) for s in combinations(hand, len(bar))):
+            fired("TT-P14")
+        beats = self.beats_or_equals(cards, bar)
+        lowest = self.is_lowest_set(cards, hand)
+        if beats:
+            fired("TT-P15")
+            if sorted(map(rank_of, cards)) == sorted(map(rank_of, bar)):
+                fired("TT-P16")
+            if lowest:
+                fired("TT-P17")
+        else:
+            fired("TT-P18")
+
     def _end_trick(self) -> None:
         """§6.2: the bar's holder takes the trick and leads the next one."""
+        fired("TT-P19")
         winner = self.trick["bar_holder"]
         self.tricks.append(
             {"leader": self.trick["leader"], "plays": self.trick["plays"], "winner": winner}
@@ -314,6 +401,13 @@ class State(ReferenceState):
         top = max(rank_of(cards[0]) for _, cards in plays)
         tied = [seat for seat, cards in plays if rank_of(cards[0]) == top]
         rule = self.params["last_trick_tie"]
+        if len(tied) == 1:
+            fired("TT-P20")
+        else:
+            fired({"all_tied_score": "TT-P21", "last_played_wins": "TT-P23",
+                   "first_played_wins": "TT-P24"}[rule])
+            if self.params["tied_dealer"] == "first":
+                fired("TT-P22")
         if rule == "all_tied_score":
             scorers = tied
             next_dealer = tied[0] if self.params["tied_dealer"] == "first" else tied[-1]
@@ -333,6 +427,7 @@ class State(ReferenceState):
         """§6.5: reaching elimination_score puts a seat out (TT-16)."""
         for seat in range(self.players):
             if self.active[seat] and self.scores()[seat] >= self.params["elimination_score"]:
+                fired("TT-P25")
                 self.active[seat] = False
                 self.out_hand[seat] = self.hand_number
 
@@ -341,10 +436,19 @@ class State(ReferenceState):
     def _end_hand(self, next_dealer: int) -> None:
         """Two or more left: the next hand, dealt by the scorer even if out (TT-17)."""
         if self.active.count(True) >= 2:
+            fired("TT-P26")
             self.hand_number += 1
             self.dealer = next_dealer
             self._deal(self._shuffled_pool())
             return
+        if self.active.count(True) == 1:
+            fired("TT-P27")
+        else:
+            fired("TT-P28")
+            last = [s for s in range(self.players) if self.out_hand[s] == self.hand_number]
+            lowest = min(self.scores()[s] for s in last)
+            if [self.scores()[s] for s in last].count(lowest) > 1:
+                fired("TT-P29")
         self.phase = "game_over"
         self.to_act = None
         self.trick = None
@@ -360,6 +464,10 @@ class State(ReferenceState):
         """Active first, then later elimination, then lower score (TT-18)."""
         return competition_placements(
             self.players, lambda a, b: self._standing(a) < self._standing(b))
+
+    def rounds(self) -> int:
+        """Hands dealt so far."""
+        return self.hand_number
 
     def _standing(self, seat: int) -> tuple[int, int, int]:
         """A seat's place in the order of TT-18: still active, else the later it

@@ -3,6 +3,7 @@
 //! generic code needs ([`GameSpec`]); see `docs/architecture.md`, "Adding a
 //! game".
 
+use crate::analysis::{self, Analysis, Lineup};
 use crate::game::{Action, Error, Game, GameSpec, Outcome, Rules, StateJson};
 use crate::game::{NativeBots, Playable, Search};
 use crate::params::{check_players, Param, Variant, VariantKeys};
@@ -73,6 +74,21 @@ macro_rules! registry {
                     $( $(#[$cfg])* Config::$Game($d p) => {
                         #[allow(dead_code)]
                         type $d T = $module::$Game;
+                        $d body
+                    } )+
+                }
+            };
+        }
+
+        /// Calls `$body` with `$p` bound to the params and `$T` to the game's
+        /// state type that counts rule points (`crate::points`): what only the
+        /// callers that ask for rule points instantiate.
+        macro_rules! dispatch_counted {
+            ($d config:expr, $d p:ident : $d T:ident => $d body:expr) => {
+                match $d config {
+                    $( $(#[$cfg])* Config::$Game($d p) => {
+                        #[allow(dead_code)]
+                        type $d T = $module::$Game<crate::points::Counted>;
                         $d body
                     } )+
                 }
@@ -174,6 +190,62 @@ impl Config {
         }
     }
 
+    /// Replays `actions` (their texts) on a state that counts rule points, from
+    /// `new_state(seed, deck)` or, if `start` is given, from that state JSON,
+    /// and returns the points each step fired: the deal's first (nothing when
+    /// starting from JSON), then one entry per action, each a count per point
+    /// index ([`crate::points`]). An illegal action stops the replay with its error.
+    #[allow(clippy::clone_on_copy)] // one arm per game; some games' params are Copy
+    pub fn rule_points_by_step(
+        &self,
+        seed: u64,
+        deck: Option<&[String]>,
+        start: Option<&str>,
+        actions: &[String],
+    ) -> Result<Vec<Vec<u64>>, Error> {
+        let start: Option<Value> = start
+            .map(|text| {
+                serde_json::from_str(text).map_err(|e| Error::InvalidState {
+                    message: format!("not JSON: {e}"),
+                })
+            })
+            .transpose()?;
+        dispatch_counted!(self, p: T => {
+            let mut state = match &start {
+                Some(value) => T::from_json(p.clone(), value)?,
+                None => T::new_state(p.clone(), seed, deck)?,
+            };
+            let mut steps = Vec::with_capacity(actions.len() + 1);
+            let mut counts = vec![0; crate::points::MAX_POINTS];
+            state.drain_points(&mut counts);
+            steps.push(counts);
+            for text in actions {
+                state.apply_checked(text)?;
+                let mut counts = vec![0; crate::points::MAX_POINTS];
+                state.drain_points(&mut counts);
+                steps.push(counts);
+            }
+            Ok(steps)
+        })
+    }
+
+    /// Plays games `range` of an analysis ([`crate::analysis::analyse`]) on
+    /// this game's plain state type, or on its counted one if `points`.
+    pub fn analyse_range(
+        &self,
+        lineup: &Lineup,
+        seed: u64,
+        range: std::ops::Range<u64>,
+        points: bool,
+    ) -> Result<Analysis, Error> {
+        let n = self.players();
+        if points {
+            dispatch_counted!(self, p: T => analysis::play_range::<T>(p, n, lineup, seed, range))
+        } else {
+            dispatch_config!(self, p: T => analysis::play_range::<T>(p, n, lineup, seed, range))
+        }
+    }
+
     /// Loads a state written by `to_json` (by either engine) for this configuration.
     #[allow(clippy::clone_on_copy)] // one arm per game; some games' params are Copy
     pub fn state_from_json(&self, text: &str) -> Result<AnyState, Error> {
@@ -269,6 +341,11 @@ impl AnyState {
     /// Placements once the game is over.
     pub fn placements(&self) -> Option<Vec<u32>> {
         dispatch!(self, s: _T => s.placements())
+    }
+
+    /// The rounds (deals, hands) dealt so far, the one in play included.
+    pub fn rounds(&self) -> u32 {
+        dispatch!(self, s: _T => s.rounds())
     }
 
     /// What `seat` may know.

@@ -2,13 +2,14 @@
 //! card) and the heuristic (the strategy of `cardref.bots.heuristic.back_alley`:
 //! only the hand, the bids and the trick are used).
 
+use crate::points::Count;
 use super::rules::{is_joker, suit_mask};
 use super::{BackAlley, Phase, BID, BOARD, JOKERS, PASS, PLAYERS};
 use crate::cards::{bits, nth_bit64};
 use crate::game::{pick, Action, NativeBots, Rules};
 use crate::rng::SplitMix64;
 
-impl NativeBots for BackAlley {
+impl<C: Count> NativeBots for BackAlley<C> {
     /// Fast path in play: the `k`-th playable card, without building the list.
     #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, buf: &mut Vec<Action>) -> Action {
@@ -31,7 +32,7 @@ impl NativeBots for BackAlley {
     }
 }
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     fn expected_tricks(&self, hand: u64) -> f64 {
         let mut tricks = 0.0;
         for c in bits(hand as u128).map(|c| c as u8) {

@@ -1,6 +1,7 @@
 //! Back Alley's texts: the action grammar, what a seat may know, the
 //! canonical state JSON and loading it back with every consistency check.
 
+use crate::points::Count;
 use super::rules::is_joker;
 use super::{
     BackAlley, BidCap, DealOutcome, DealRecord, Exchange, JokerUpcard, Params, Phase, ALL_CARDS, BB,
@@ -71,7 +72,7 @@ fn played_json(leader: u8, cards: &[u8]) -> Value {
     )
 }
 
-impl StateJson for BackAlley {
+impl<C: Count> StateJson for BackAlley<C> {
     fn parse_action(text: &str) -> Option<Action> {
         if let Some(c) = text.strip_prefix("play ") {
             parse_card(c).map(Action::from)
@@ -209,7 +210,7 @@ impl DealRecord {
     }
 }
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     fn bids_json(&self) -> Value {
         Value::Array(
             (0..self.bids_len as usize)

@@ -55,6 +55,7 @@ pub use rules::{
     FirstDealer, JokerExchangeDraw, JokerUpcard, Params, Schedule,
 };
 
+use crate::points::{Count, Uncounted};
 use crate::game::{Action, Error, Game, GameSpec};
 use crate::rng::SplitMix64;
 
@@ -146,7 +147,7 @@ struct Exchange {
 
 /// A Back Alley game in progress.
 #[derive(Debug, Clone)]
-pub struct BackAlley {
+pub struct BackAlley<C: Count = Uncounted> {
     params: Params,
     rng: SplitMix64,
     phase: Phase,
@@ -179,9 +180,11 @@ pub struct BackAlley {
     deals: Vec<DealRecord>,
     history: Vec<Action>,
     deal_start: usize,
+    /// The rule points fired (only a counted state keeps them; `crate::points`).
+    count: C,
 }
 
-impl Game for BackAlley {
+impl<C: Count> Game for BackAlley<C> {
     const SPEC: GameSpec = GameSpec {
         id: "back_alley",
         min_players: PLAYERS,
@@ -194,7 +197,11 @@ impl Game for BackAlley {
     };
     type Params = Params;
 
+    fn drain_points(&mut self, out: &mut [u64]) {
+        self.count.drain_into(out);
+    }
+
     fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
-        BackAlley::new(params, seed, deck)
+        Self::new(params, seed, deck)
     }
 }

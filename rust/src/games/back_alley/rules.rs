@@ -4,12 +4,14 @@
 //! (`python/cardref/reference/back_alley.py`). Card sets and the stock as
 //! arrays are handled by small helpers at the end of the file.
 
+use crate::points::Count;
 use super::json::card_text;
 use super::{
     BackAlley, DealOutcome, DealRecord, Exchange, Phase, BB, BID, BOARD, DECK, JOKERS,
     LB, MAX_HAND, MAX_SCHEDULE, NO_TRUMP, PASS, PLAYERS, POINT_LIMIT,
 };
 use crate::cards::bits;
+use crate::fired;
 use crate::game::{competition_placements, Action, Error, Outcome, Rules};
 use crate::params::{choice_key, variant_keys, CustomKey, KeyValue, Param, Variant};
 use crate::rng::SplitMix64;
@@ -48,7 +50,7 @@ fn partner_of(seat: usize) -> usize {
 // §4 Setup, deal, dealer rotation, first leader
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// A new game. With `first_dealer = "random"` the first generator call
     /// picks the dealer; the first deal then uses `deck` if given (top card
     /// first, no generator call), else the generator's first shuffle.
@@ -63,7 +65,8 @@ impl BackAlley {
             FirstDealer::Random => rng.bounded(4) as u8,
         };
         let mut game = BackAlley {
-            hand_size: params.schedule[0],
+            count: C::default(),
+hand_size: params.schedule[0],
             params,
             rng,
             phase: Phase::Bidding,
@@ -93,6 +96,9 @@ impl BackAlley {
             history: Vec::with_capacity(512),
             deal_start: 0,
         };
+        if game.params.first_dealer == FirstDealer::Random {
+            fired!(game.count, "BA-P1");
+        }
         let cards = match first_deck {
             Some(cards) => cards,
             None => game.shuffled_deck(),
@@ -125,10 +131,12 @@ impl BackAlley {
         self.turned_len = 0;
         self.exchange = None;
         if !is_joker(self.upcard) {
+            fired!(self.count, "BA-P2");
             self.trump = suit_of(self.upcard);
         } else if self.params.joker_upcard == JokerUpcard::TurnNext {
             self.turn_next_card();
         } else {
+            fired!(self.count, "BA-P3");
             self.trump = NO_TRUMP;
             self.joker_exchange();
         }
@@ -140,9 +148,12 @@ impl BackAlley {
     pub(super) fn joker_exchange(&mut self) {
         let other = if self.upcard == BB { LB } else { BB };
         let Some(seat) = (0..PLAYERS).find(|&s| self.hands[s] >> other & 1 == 1) else {
+            fired!(self.count, "BA-P6");
             return;
         };
+        fired!(self.count, "BA-P4");
         let drawn = if self.params.joker_exchange_draw == JokerExchangeDraw::Bottom {
+            fired!(self.count, "BA-P5");
             self.stock_len -= 1;
             self.stock[self.stock_len as usize]
         } else {
@@ -160,10 +171,12 @@ impl BackAlley {
     /// card is turned; nothing moves if the stock holds no standard card.
     fn turn_next_card(&mut self) {
         if self.stock().iter().all(|&c| is_joker(c)) {
+            fired!(self.count, "BA-P8");
             self.trump = NO_TRUMP;
             return;
         }
         while is_joker(self.upcard) {
+            fired!(self.count, "BA-P7");
             self.stock[self.stock_len as usize] = self.upcard;
             self.stock_len += 1;
             self.turned[self.turned_len as usize] = self.upcard;
@@ -184,7 +197,7 @@ impl BackAlley {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for BackAlley {
+impl<C: Count> Rules for BackAlley<C> {
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::GameOver).then_some(self.to_act as usize)
     }
@@ -252,7 +265,7 @@ impl Rules for BackAlley {
 // §5.1 Bidding
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// The highest number `to_act` may bid now (0 = none), BA-1 and BA-2.
     pub(super) fn max_number_bid(&self) -> u8 {
         let n = self.hand_size;
@@ -273,6 +286,9 @@ impl BackAlley {
     }
 
     pub(super) fn bid(&mut self, bid: u8) {
+        if C::ON {
+            self.note_bid(bid);
+        }
         self.bids[self.bids_len as usize] = bid;
         self.bids_len += 1;
         if self.bids_len < 4 {
@@ -281,13 +297,38 @@ impl BackAlley {
             self.end_auction();
         }
     }
+
+    /// The rule points of a bid.
+    fn note_bid(&mut self, bid: u8) {
+        let made = &self.bids[..self.bids_len as usize];
+        match bid {
+            PASS => fired!(self.count, "BA-P9"),
+            BOARD => fired!(self.count, "BA-P11"),
+            _ => fired!(self.count, "BA-P10"),
+        }
+        if bid == BOARD && made.contains(&BOARD) {
+            fired!(self.count, "BA-P12");
+        }
+        if self.max_number_bid() == 0 {
+            fired!(self.count, "BA-P13");
+        }
+        let n = self.hand_size;
+        let cap = match self.params.bid_cap {
+            BidCap::HandSizeMinusOne => n - 1,
+            BidCap::HandSize => n,
+        };
+        let last = made.iter().rev().find(|&&b| b != PASS && b != BOARD);
+        if self.params.bid_not_above_previous && last.is_some_and(|&k| k < cap) {
+            fired!(self.count, "BA-P14");
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
 // §5.2 Play
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// Both jokers and the trump suit are trumps (BA-13).
     pub(super) fn is_trump(&self, c: u8) -> bool {
         self.trump_set() >> c & 1 == 1
@@ -331,8 +372,58 @@ impl BackAlley {
         }
     }
 
+    /// The rule points of a lead or a follow (§5.2, §6.4).
+    fn note_play(&mut self, card: u8) {
+        let seat = self.to_act as usize;
+        let hand = self.hands[seat];
+        let trumps = hand & self.trump_set();
+        if self.trick_len == 0 {
+            let has_others = hand & !trumps != 0;
+            if !self.trump_broken && !self.exempt(seat) && has_others {
+                fired!(self.count, "BA-P15");
+            }
+            if self.is_trump(card) && !self.trump_broken {
+                if self.exempt(seat) && has_others {
+                    fired!(self.count, "BA-P16");
+                } else if !has_others {
+                    fired!(self.count, "BA-P17");
+                }
+            }
+            if is_joker(card) && !self.params.blooper_lead_rules {
+                fired!(self.count, "BA-P23");
+            }
+            return;
+        }
+        let led = self.trick[0];
+        let leader = self.trick_leader as usize;
+        if trumps != 0 && self.blooper_rule_applies(led, leader, seat) {
+            if led == BB {
+                fired!(self.count, "BA-P20");
+            } else {
+                fired!(self.count, "BA-P21");
+            }
+            return;
+        }
+        if led == BB && self.params.blooper_lead_rules && seat == partner_of(leader) {
+            fired!(self.count, "BA-P22");
+        }
+        let led_suit = if self.is_trump(led) {
+            self.trump_set()
+        } else {
+            suit_mask(suit_of(led))
+        };
+        if hand & led_suit != 0 {
+            fired!(self.count, "BA-P18");
+        } else {
+            fired!(self.count, "BA-P19");
+        }
+    }
+
     /// The card goes to the trick; after the fourth, the trick is resolved.
     fn play_card(&mut self, card: u8) {
+        if C::ON {
+            self.note_play(card);
+        }
         let seat = self.to_act as usize;
         self.hands[seat] &= !(1 << card);
         self.trick[self.trick_len as usize] = card;
@@ -349,7 +440,7 @@ impl BackAlley {
 // §6.1 End of the auction
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// Four passes void the deal; otherwise play starts with the first leader.
     fn end_auction(&mut self) {
         if self.bids.iter().all(|&b| b == PASS) {
@@ -360,15 +451,62 @@ impl BackAlley {
         self.phase = Phase::Play;
         self.trick_leader = self.first_leader() as u8;
         self.to_act = self.trick_leader;
+        if C::ON {
+            self.note_auction();
+        }
+    }
+
+    /// The rule points of the contracts and the first leader (§6.1, §6.2).
+    fn note_auction(&mut self) {
+        let bids = self.bids;
+        for team in 0..2 {
+            let own: Vec<u8> = (0..4)
+                .filter(|&i| team_of(self.bidder(i)) == team)
+                .map(|i| bids[i])
+                .collect();
+            if own.contains(&BOARD) {
+                fired!(self.count, "BA-P26");
+                if self.params.board_multiplier_scope == BoardMultiplierScope::Hand {
+                    fired!(self.count, "BA-P27");
+                }
+                if own.iter().any(|&b| b != PASS && b != BOARD) {
+                    fired!(self.count, "BA-P28");
+                }
+                continue;
+            }
+            fired!(self.count, "BA-P29");
+            let contract: u32 = own.iter().map(|&b| u32::from(b)).sum();
+            if contract == 0 {
+                fired!(self.count, "BA-P30");
+            }
+            if contract > u32::from(self.hand_size) {
+                fired!(self.count, "BA-P31");
+            }
+        }
+        if bids.contains(&BOARD) {
+            if self.params.board_lead == BoardLead::First {
+                fired!(self.count, "BA-P33");
+            } else {
+                fired!(self.count, "BA-P32");
+            }
+            return;
+        }
+        fired!(self.count, "BA-P34");
+        let best = bids.iter().copied().max().unwrap_or(0);
+        if bids.iter().filter(|&&b| b == best).count() > 1 {
+            fired!(self.count, "BA-P35");
+        }
     }
 
     /// BA-20: a redeal at the same hand size, or abandon after the cap.
     pub(super) fn all_pass(&mut self) {
         self.all_pass_count += 1;
         if self.all_pass_count < self.params.max_consecutive_all_pass {
+            fired!(self.count, "BA-P24");
             self.record_deal(DealOutcome::Redeal, [0; 2], [0; 2]);
             self.next_deal();
         } else {
+            fired!(self.count, "BA-P25");
             self.record_deal(DealOutcome::Abandoned, [0; 2], [0; 2]);
             self.all_pass_count = 0;
             self.hand_index += 1;
@@ -381,7 +519,7 @@ impl BackAlley {
 // §6.2 First leader
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// BA-10: the last (or first) board bidder, else the first highest number.
     pub(super) fn first_leader(&self) -> usize {
         let boards = (0..4).filter(|&i| self.bids[i] == BOARD);
@@ -402,7 +540,7 @@ impl BackAlley {
 // §6.3 Resolving a trick
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// The strength of `card` in a trick led with `led`: trumps above the led
     /// suit, cards of other suits never win.
     pub(super) fn strength(&self, card: u8, led: u8) -> i32 {
@@ -434,6 +572,14 @@ impl BackAlley {
         self.completed[self.completed_len as usize] = (self.trick_leader, self.trick, winner);
         self.completed_len += 1;
         self.tricks_won[winner as usize] += 1;
+        if trumps {
+            fired!(self.count, "BA-P36");
+            if !self.trump_broken {
+                fired!(self.count, "BA-P38");
+            }
+        } else {
+            fired!(self.count, "BA-P37");
+        }
         self.trump_broken |= trumps;
         self.trick_len = 0;
         self.trick_leader = winner;
@@ -448,7 +594,7 @@ impl BackAlley {
 // §6.4 The Bloopers
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// BA-14: whether a Blooper led by `leader` binds `seat`: the Little one
     /// binds every other player, the Big one its leader's partner only with
     /// `big_blooper_binds_partner`; neither without `blooper_lead_rules`.
@@ -473,7 +619,7 @@ impl BackAlley {
 // §7 Hand end, scoring, game end
 // ---------------------------------------------------------------------------
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// The board level of team `team` (0 = no board), BA-5.
     pub(super) fn board_level(&self, team: usize) -> u32 {
         let mut level = 0;
@@ -522,6 +668,29 @@ impl BackAlley {
     fn score_deal(&mut self) {
         let tricks = [0, 1].map(|t| self.tricks_won[t] + self.tricks_won[t + 2]);
         let points = [0, 1].map(|t| self.deal_points(t, tricks[t] as i64));
+        for (team, &taken) in tricks.iter().enumerate().filter(|_| C::ON) {
+            let level = self.board_level(team);
+            if level > 0 {
+                if taken == self.hand_size {
+                    fired!(self.count, "BA-P41");
+                } else {
+                    fired!(self.count, "BA-P42");
+                }
+                if self.params.board_multiplier == BoardMultiplier::Doubling && level >= 2 {
+                    fired!(self.count, "BA-P43");
+                }
+                continue;
+            }
+            let contract: u32 = (0..4)
+                .filter(|&i| team_of(self.bidder(i)) == team)
+                .map(|i| u32::from(self.bids[i]))
+                .sum();
+            if u32::from(taken) >= contract {
+                fired!(self.count, "BA-P39");
+            } else {
+                fired!(self.count, "BA-P40");
+            }
+        }
         self.team_scores[0] += points[0];
         self.team_scores[1] += points[1];
         self.record_deal(DealOutcome::Played, tricks, points);
@@ -550,6 +719,11 @@ impl BackAlley {
     /// The game ends after the last schedule entry; else the next dealer deals.
     fn next_deal(&mut self) {
         if self.hand_index == self.params.schedule.len() {
+            if self.team_scores[0] == self.team_scores[1] {
+                fired!(self.count, "BA-P45");
+            } else {
+                fired!(self.count, "BA-P44");
+            }
             self.phase = Phase::GameOver;
             return;
         }
@@ -571,7 +745,7 @@ impl BackAlley {
     }
 }
 
-impl Outcome for BackAlley {
+impl<C: Count> Outcome for BackAlley<C> {
     fn scores(&self) -> Vec<i64> {
         (0..PLAYERS).map(|s| self.team_scores[s % 2]).collect()
     }
@@ -580,6 +754,11 @@ impl Outcome for BackAlley {
         competition_placements(PLAYERS, |a, b| {
             self.team_scores[a % 2] > self.team_scores[b % 2]
         })
+    }
+
+    /// Deals dealt so far (played, redealt or abandoned), the one in play included.
+    fn rounds(&self) -> u32 {
+        (self.deals.len() + usize::from(self.phase != Phase::GameOver)) as u32
     }
 }
 
@@ -866,7 +1045,7 @@ pub(super) fn lowest_trump(trumps: u64) -> u64 {
     }
 }
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     fn checked_deck(given: &[String]) -> Result<[u8; DECK], Error> {
         let canonical: Vec<String> = (0..DECK as u8).map(card_text).collect();
         let order = crate::cards::check_deck(given, &canonical)?;

@@ -2,6 +2,7 @@
 //! every void, Blooper answer and trump lead shown this deal) and the search
 //! bot's rollouts (to the end of the deal).
 
+use crate::points::Count;
 use super::json::{card, card_list, card_set, card_text, cards_text, read_deal};
 use super::rules::{is_joker, suit_mask, suit_of};
 use super::{BackAlley, Phase, ALL_CARDS, BB, DECK, JOKERS, LB, MAX_HAND, PLAYERS};
@@ -21,7 +22,7 @@ const PLACES: usize = 4;
 
 const STOCK_PLACE: usize = 3;
 
-impl Search for BackAlley {
+impl<C: Count> Search for BackAlley<C> {
     /// The other hands and the stock above the turned jokers are dealt anew,
     /// each seat keeping its size and holding none of the cards its plays
     /// this deal showed it lacks (see [`BackAlley::shown_absent`]); the
@@ -75,7 +76,7 @@ impl Search for BackAlley {
     }
 }
 
-impl BackAlley {
+impl<C: Count> BackAlley<C> {
     /// Trump-set cards ranking above the trump `c` (`BB` > `LB` > A..2 of trump).
     pub(super) fn trumps_above(&self, c: u8) -> u64 {
         match c {

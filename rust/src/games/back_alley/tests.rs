@@ -10,6 +10,9 @@ use crate::params::{Param, VariantKeys};
 use crate::rng::SplitMix64;
 use serde_json::json;
 
+/// The state the tests play: plain play, rule points not counted.
+type BackAlley = super::BackAlley;
+
 fn params(pairs: &[(&str, Param)]) -> Params {
     crate::games::parse_params::<BackAlley>(
         4,

@@ -2,6 +2,7 @@
 //! by a select in three bytes, or `flip`; a Bomb answer with even odds) and
 //! the heuristic (the strategy of `cardref.bots.heuristic.five_alive`).
 
+use crate::points::Count;
 use super::{BOMB, D1, D2, DECLINE, FLIP, FiveAlive, KINDS, Phase, REDEAL, RESPOND, REV, SET0, SET10, SET21, SKIP};
 use crate::cards::SELECT_IN_BYTE;
 use crate::game::{pick, Action, NativeBots, Rules};
@@ -28,7 +29,7 @@ fn nth_choice(set: u32, k: u32) -> u32 {
     8 * byte + u32::from(SELECT_IN_BYTE[(k - before) as usize & 7][usize::from(bits)])
 }
 
-impl NativeBots for FiveAlive {
+impl<C: Count> NativeBots for FiveAlive<C> {
     /// Uniform over the legal actions without building their list: in play,
     /// index `i` (drawn by multiply-shift below their number) is the `i`-th
     /// playable kind in kind order, or `flip` one past the last; answering a

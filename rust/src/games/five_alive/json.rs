@@ -1,6 +1,7 @@
 //! 5 Alive's texts: the action grammar, what a seat may know, the canonical
 //! state JSON and loading it back with every consistency check.
 
+use crate::points::Count;
 use super::{BombResponse, CODES, DECLINE, FLIP, FiveAlive, GameResult, Hand, KINDS, Params, PendingBomb, Phase, Pile, REASONS, RESPOND, ROOM, Seats};
 use crate::game::{Action, Error, Game, Rules, StateJson};
 use crate::json::{self, ensure};
@@ -11,7 +12,7 @@ pub(super) fn card_of(code: &str) -> Option<u8> {
     CODES.iter().position(|c| *c == code).map(|i| i as u8)
 }
 
-impl StateJson for FiveAlive {
+impl<C: Count> StateJson for FiveAlive<C> {
     fn parse_action(text: &str) -> Option<Action> {
         match text {
             "flip" => Some(FLIP),
@@ -130,7 +131,7 @@ impl StateJson for FiveAlive {
     }
 }
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     pub(super) fn codes(cards: &[u8]) -> Vec<&'static str> {
         cards.iter().map(|&c| CODES[c as usize]).collect()
     }
@@ -327,7 +328,7 @@ fn read_seats(value: &Value, n: usize, what: &str) -> Result<Seats, Error> {
     Ok(seats)
 }
 
-fn read_lives(v: &Value, params: &Params, g: &mut FiveAlive) -> Result<(), Error> {
+fn read_lives<C: Count>(v: &Value, params: &Params, g: &mut FiveAlive<C>) -> Result<(), Error> {
     let (used, unused, size) = if params.team_play {
         ("team_lives", "lives", 2)
     } else {

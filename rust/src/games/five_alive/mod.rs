@@ -36,6 +36,7 @@ mod tests;
 
 pub use rules::{BombResponse, DeckProfile, Params, RedealDealOrder};
 
+use crate::points::{Count, Uncounted};
 use crate::game::{Action, Error, Game, GameSpec};
 use crate::rng::SplitMix64;
 use serde_json::{json, Value};
@@ -55,6 +56,7 @@ pub const CODES: [&str; KINDS] = [
 ];
 pub(super) const D1: u8 = 8;
 pub(super) const D2: u8 = 9;
+pub(super) const PASS: u8 = 10;
 pub(super) const REV: u8 = 11;
 pub(super) const SKIP: u8 = 12;
 pub(super) const SET21: u8 = 13;
@@ -384,7 +386,7 @@ struct GameResult {
 
 /// A 5 Alive game in progress.
 #[derive(Debug, Clone)]
-pub struct FiveAlive {
+pub struct FiveAlive<C: Count = Uncounted> {
     params: Params,
     rng: SplitMix64,
     round: u32,
@@ -414,9 +416,11 @@ pub struct FiveAlive {
     result: Option<GameResult>,
     history: Vec<Action>,
     round_start: usize,
+    /// The rule points fired (only a counted state keeps them; `crate::points`).
+    count: C,
 }
 
-impl Game for FiveAlive {
+impl<C: Count> Game for FiveAlive<C> {
     const SPEC: GameSpec = GameSpec {
         id: "five_alive",
         min_players: 2,
@@ -429,7 +433,11 @@ impl Game for FiveAlive {
     };
     type Params = Params;
 
+    fn drain_points(&mut self, out: &mut [u64]) {
+        self.count.drain_into(out);
+    }
+
     fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
-        FiveAlive::new(params, seed, deck)
+        Self::new(params, seed, deck)
     }
 }

@@ -5,8 +5,10 @@
 //! the tables and seat orders the rules use are small helpers at the end of
 //! the file.
 
-use super::{ALT75, BOMB, CODES, D1, D2, DECLINE, FLIP, FiveAlive, GameResult, HASBRO77, Hand, KINDS, MAX_PLAYERS, PendingBomb, Phase, Pile, REDEAL, RESPOND, REV, SKIP, Seats, WILD_KINDS};
+use crate::points::Count;
+use super::{ALT75, BOMB, CODES, D1, D2, DECLINE, FLIP, FiveAlive, GameResult, HASBRO77, Hand, KINDS, MAX_PLAYERS, PASS, PendingBomb, Phase, Pile, REDEAL, RESPOND, REV, SET0, SET10, SET21, SKIP, Seats, WILD_KINDS};
 use crate::cards::check_deck;
+use crate::fired;
 use crate::game::{Action, Error, Outcome, Rules};
 use crate::params::{choice_key, invalid, variant_keys, Variant};
 use crate::rng::SplitMix64;
@@ -26,7 +28,7 @@ fn is_number(card: u8) -> bool {
 // §3.1 Seats and direction
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     #[inline]
     pub(super) fn is_active(&self, seat: usize) -> bool {
         self.active >> seat & 1 == 1
@@ -60,7 +62,7 @@ impl FiveAlive {
 // §4 Setup, deal and who starts
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// A new game: round 1 is dealt from `deck` if given (top card first, no
     /// generator call), else from the generator's first shuffle.
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
@@ -82,6 +84,11 @@ impl FiveAlive {
     fn start_round(&mut self, deck: Option<Pile>) {
         if self.params.reset_direction_each_round || self.round == 1 {
             self.dir = 1;
+        } else if self.dir == -1 {
+            fired!(self.count, "FA-P2");
+        }
+        if self.round == 1 {
+            fired!(self.count, "FA-P1");
         }
         self.total = 0;
         self.discard.clear();
@@ -121,7 +128,7 @@ impl FiveAlive {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for FiveAlive {
+impl<C: Count> Rules for FiveAlive<C> {
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::GameOver).then_some(self.current as usize)
     }
@@ -189,7 +196,7 @@ impl Rules for FiveAlive {
     }
 }
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// A wild card always fits; a number only if the total stays at 21 or less.
     #[inline]
     pub(super) fn fits(&self, card: u8) -> bool {
@@ -223,7 +230,7 @@ impl FiveAlive {
 // §6.1 Playing a card
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// §6.1 steps 1-6: play the card, apply its effect, then the end checks.
     /// Inlined into the step: most cards take only the few lines up to the
     /// turn passing on; the rest is out of line.
@@ -231,6 +238,9 @@ impl FiveAlive {
     fn play_card(&mut self, player: usize, card: u8) {
         self.hands[player].remove_first(card);
         self.discard.push(card);
+        if C::ON {
+            self.note_card(player, card);
+        }
         if MOVES_CARDS >> card & 1 == 1 {
             self.play_moving_card(player, card);
             return;
@@ -303,7 +313,45 @@ impl FiveAlive {
 // §6.2 Card effects
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
+    /// The rule points of a card's effect that the card and the table decide.
+    fn note_card(&mut self, player: usize, card: u8) {
+        let two = self.active_count() == 2;
+        if is_number(card) {
+            fired!(self.count, "FA-P5");
+            if self.total + card == 21 {
+                fired!(self.count, "FA-P6");
+            }
+        }
+        match card {
+            SET21 => fired!(self.count, "FA-P7"),
+            SET10 => fired!(self.count, "FA-P8"),
+            SET0 => fired!(self.count, "FA-P9"),
+            PASS => fired!(self.count, "FA-P10"),
+            REV => {
+                fired!(self.count, "FA-P11");
+                if two {
+                    fired!(self.count, "FA-P12");
+                }
+            }
+            SKIP => {
+                fired!(self.count, "FA-P13");
+                if two {
+                    fired!(self.count, "FA-P14");
+                }
+            }
+            D1 => fired!(self.count, "FA-P15"),
+            D2 => fired!(self.count, "FA-P16"),
+            _ => {}
+        }
+        if self.teammates_spared() && matches!(card, D1 | D2 | BOMB) {
+            fired!(self.count, "FA-P17");
+        }
+        if card == BOMB && self.hands[player].is_empty() {
+            fired!(self.count, "FA-P28");
+        }
+    }
+
     /// §6.2 for every card but the cards it moves (`move_cards`). Returns who
     /// plays next if the round goes on (§6.1 step 6): the next active seat in
     /// the new direction, or for SKIP the one after it (FA-19).
@@ -351,11 +399,18 @@ impl FiveAlive {
             REDEAL => {
                 if !self.hands[player].is_empty() {
                     self.redeal(player);
+                } else {
+                    fired!(self.count, "FA-P18");
                 }
             }
             _ => {
                 for &seat in self.targets(player).as_slice() {
                     let has_zero = self.hands[seat as usize].contains(0);
+                    if has_zero {
+                        fired!(self.count, "FA-P23");
+                    } else {
+                        fired!(self.count, "FA-P24");
+                    }
                     self.answer_bomb(seat as usize, has_zero, batch);
                 }
             }
@@ -367,7 +422,7 @@ impl FiveAlive {
 // §6.3-6.4 Drawing and rebuilding the draw pile
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// §6.3: one card from the top; rebuild first if the pile is empty.
     #[inline(always)]
     pub(super) fn draw(&mut self, seat: usize) {
@@ -377,6 +432,8 @@ impl FiveAlive {
         if !self.draw.is_empty() {
             let card = self.draw.pop();
             self.hands[seat].push(card);
+        } else {
+            fired!(self.count, "FA-P19");
         }
     }
 
@@ -387,6 +444,7 @@ impl FiveAlive {
         if len < 2 {
             return;
         }
+        fired!(self.count, "FA-P20");
         let cards = &mut self.discard.cards[..len - 1];
         self.rng.shuffle(cards);
         self.draw.len = cards.len() as u8;
@@ -402,9 +460,10 @@ impl FiveAlive {
 // §6.5 Redeal
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// §6.5 (FA-13): gather every active hand, sort, shuffle, deal them all out.
     pub(super) fn redeal(&mut self, player: usize) {
+        fired!(self.count, "FA-P21");
         let mut counts = [0u8; KINDS];
         for s in (0..self.n()).filter(|&s| self.is_active(s)) {
             for (total, &count) in counts.iter_mut().zip(&self.hands[s].counts) {
@@ -425,6 +484,7 @@ impl FiveAlive {
         let len = gathered.len as usize;
         self.rng.shuffle(&mut gathered.cards[..len]);
         let order = if self.params.redeal_deal_order == RedealDealOrder::PlayDirection {
+            fired!(self.count, "FA-P22");
             self.dealing_order(self.next_active(player, self.dir), self.dir)
         } else {
             self.dealing_order(self.next_active(player, 1), 1)
@@ -450,7 +510,7 @@ impl FiveAlive {
 // §6.6 Bomb
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// One responder: discard a single 0 (never =0, FA-9) or lose a life.
     fn answer_bomb(&mut self, seat: usize, with_zero: bool, batch: &mut Seats) {
         if with_zero {
@@ -463,6 +523,7 @@ impl FiveAlive {
 
     /// Optional mode: the responders answer one action at a time.
     fn start_optional_bomb(&mut self, bomber: usize) {
+        fired!(self.count, "FA-P25");
         let responders = self.targets(bomber);
         self.current = responders.seats[0];
         self.pending = Some(PendingBomb {
@@ -477,6 +538,11 @@ impl FiveAlive {
     /// `respond 0` or `decline`; after the last one the Bomb completes.
     fn bomb_answer(&mut self, seat: usize, respond: bool) {
         let Some(mut bomb) = self.pending else { return };
+        if respond {
+            fired!(self.count, "FA-P26");
+        } else {
+            fired!(self.count, "FA-P27");
+        }
         self.answer_bomb(seat, respond, &mut bomb.eliminated);
         bomb.index += 1;
         if bomb.index < bomb.responders.len {
@@ -496,17 +562,23 @@ impl FiveAlive {
 // §6.7 Losing a life
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// One life off the seat (or its team); at 0 the seat is out at once and its
     /// hand goes to the bottom of the discard pile (FA-18).
     pub(super) fn lose_life(&mut self, seat: usize, batch: &mut Seats) {
         if self.params.team_play {
             let team = seat % 2;
+            if self.team_lives[team] > 0 {
+                fired!(self.count, "FA-P30");
+            } else {
+                fired!(self.count, "FA-P31");
+            }
             self.team_lives[team] = self.team_lives[team].saturating_sub(1);
             return;
         }
         self.lives[seat] -= 1;
         if self.lives[seat] == 0 {
+            fired!(self.count, "FA-P29");
             self.set_active(self.active & !(1 << seat));
             let hand = self.hands[seat].pile;
             self.discard.insert_bottom(hand.as_slice());
@@ -520,9 +592,14 @@ impl FiveAlive {
 // §6.8 Flip
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// Lose a life, keep the hand, total back to 0 (FA-5, FA-6).
     pub(super) fn flip(&mut self, player: usize) {
+        if self.playable() == 0 {
+            fired!(self.count, "FA-P3");
+        } else {
+            fired!(self.count, "FA-P4");
+        }
         let mut batch = Seats::default();
         self.lose_life(player, &mut batch);
         self.total = 0;
@@ -531,6 +608,8 @@ impl FiveAlive {
         }
         if self.params.flip_ends_turn || !self.is_active(player) {
             self.current = self.next_active(player, self.dir) as u8;
+        } else {
+            fired!(self.count, "FA-P32");
         }
     }
 }
@@ -539,13 +618,23 @@ impl FiveAlive {
 // §7.1 Round end
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// Everyone else loses a life (teams: the other team), then a new deal by the
     /// player who went out (FA-4, FA-12). `gone_out`: the seats whose hands
     /// are empty, as a set.
     #[cold]
     fn end_round(&mut self, actor: usize, gone_out: u8) {
         const EVEN_SEATS: u8 = 0b0101_0101;
+        fired!(self.count, "FA-P33");
+        if gone_out.count_ones() > 1 {
+            fired!(self.count, "FA-P34");
+        }
+        if gone_out >> actor & 1 == 0 {
+            fired!(self.count, "FA-P35");
+        }
+        if self.params.team_play && gone_out & EVEN_SEATS != 0 && gone_out & EVEN_SEATS << 1 != 0 {
+            fired!(self.count, "FA-P36");
+        }
         let mut batch = Seats::default();
         if self.params.team_play {
             for team in 0..2 {
@@ -570,6 +659,7 @@ impl FiveAlive {
         }
         self.dealer = dealer as u8;
         self.round += 1;
+        fired!(self.count, "FA-P37");
         self.start_round(None);
     }
 }
@@ -578,7 +668,7 @@ impl FiveAlive {
 // §7.3-7.4 Game end
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// Sudden death, then the standard end; records the batch's eliminations.
     /// Nothing to do unless someone was eliminated or a team has no lives left.
     #[inline]
@@ -593,20 +683,36 @@ impl FiveAlive {
     fn close_batch(&mut self, batch: Seats) {
         if batch.len > 0 {
             self.elimination_log.push(batch);
+            if batch.len > 1 {
+                fired!(self.count, "FA-P39");
+            }
         }
         if self.params.sudden_death && batch.len > 0 {
+            fired!(self.count, "FA-P42");
             let ranking = self.sudden_death_ranking(batch);
+            if C::ON {
+                let lives = self.group_active_by(|s| (i64::from(self.lives[s]), 0));
+                if lives.iter().any(|group| group.len > 1) {
+                    fired!(self.count, "FA-P43");
+                }
+                if ranking[..ranking.len() - 1].iter().any(|group| group.len > 1) {
+                    fired!(self.count, "FA-P44");
+                }
+            }
             self.finish("SUDDEN_DEATH", ranking);
         } else if self.params.team_play && self.team_lives.contains(&0) {
             if self.team_lives == [0, 0] {
+                fired!(self.count, "FA-P41");
                 let all = self.seats_where(|_| true);
                 self.finish("TEAM_DRAW", vec![all]);
             } else {
+                fired!(self.count, "FA-P40");
                 let winner = if self.team_lives[0] > 0 { 0 } else { 1 };
                 let groups = self.team_groups(winner);
                 self.finish("TEAM", groups);
             }
         } else if !self.params.team_play && self.active_count() <= 1 {
+            fired!(self.count, "FA-P38");
             // One group per seat at most: a single allocation.
             let mut ranking = Vec::with_capacity(self.n());
             ranking.push(self.seats_where(|s| self.is_active(s)));
@@ -649,7 +755,7 @@ impl FiveAlive {
     }
 }
 
-impl Outcome for FiveAlive {
+impl<C: Count> Outcome for FiveAlive<C> {
     /// Lives left per seat; in team play each seat shows its team's lives.
     fn scores(&self) -> Vec<i64> {
         (0..self.n())
@@ -668,13 +774,18 @@ impl Outcome for FiveAlive {
         }
         placements
     }
+
+    /// Rounds dealt so far.
+    fn rounds(&self) -> u32 {
+        self.round
+    }
 }
 
 // ---------------------------------------------------------------------------
 // §7.5 Termination
 // ---------------------------------------------------------------------------
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// FA-26: past `max_actions` the game ends; a pending Bomb is dropped.
     #[inline]
     fn check_cap(&mut self) {
@@ -691,19 +802,29 @@ impl FiveAlive {
             return;
         }
         if let Some(bomb) = self.pending {
+            fired!(self.count, "FA-P46");
             if bomb.eliminated.len > 0 {
                 self.elimination_log.push(bomb.eliminated);
+                if bomb.eliminated.len > 1 {
+                    fired!(self.count, "FA-P39");
+                }
             }
         }
         let ranking = if self.params.team_play {
             let [a, b] = self.team_lives;
             if a == b {
+                fired!(self.count, "FA-P48");
                 vec![self.seats_where(|_| true)]
             } else {
+                fired!(self.count, "FA-P47");
                 self.team_groups(if a > b { 0 } else { 1 })
             }
         } else {
+            fired!(self.count, "FA-P45");
             let mut groups = self.group_active_by(|s| (-(self.lives[s] as i64), 0));
+            if C::ON && groups.iter().any(|group| group.len > 1) {
+                fired!(self.count, "FA-P49");
+            }
             groups.extend(self.eliminated_groups());
             groups
         };
@@ -957,10 +1078,11 @@ impl Params {
     }
 }
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     pub(super) fn blank(params: Params, seed: u64) -> Self {
         let mut game = FiveAlive {
-            params,
+            count: C::default(),
+params,
             rng: SplitMix64::new(seed),
             round: 1,
             dealer: params.first_dealer as u8,

@@ -3,6 +3,7 @@
 //! forced flip, a forced Bomb that cost a life, a rebuilt draw pile), and
 //! deals honour it.
 
+use crate::points::Count;
 use super::json::{read_pile, state_error};
 use super::rules::{next_seat, others_of, seats_in_order, without_teammates};
 use super::{BOMB, BombResponse, CODES, D1, D2, DECLINE, FLIP, FiveAlive, KINDS, MAX_PLAYERS, Params, Pile, REDEAL, RESPOND, REV, ROOM, RedealDealOrder, SET0, SET10, SET21, SKIP, Seats};
@@ -225,9 +226,9 @@ impl Replay {
     /// The ways a batch of life losses by `losers` can have gone: nobody out,
     /// or exactly the next batch of the round's elimination log. Pushes each
     /// consistent outcome, continued by `then`, to `out`.
-    fn losses(
+    fn losses<C: Count>(
         self,
-        g: &FiveAlive,
+        g: &FiveAlive<C>,
         losers: Seats,
         expected: &[Seats],
         out: &mut Vec<Replay>,
@@ -255,7 +256,7 @@ impl Replay {
     }
 
     /// §6.1 steps 3-6 in a round that went on: nobody went out, next player.
-    fn after_effect(mut self, g: &FiveAlive, passes_from: usize, out: &mut Vec<Replay>) {
+    fn after_effect<C: Count>(mut self, g: &FiveAlive<C>, passes_from: usize, out: &mut Vec<Replay>) {
         let n = g.n();
         if (0..n).any(|s| self.is_active(s) && self.sizes[s] == 0) {
             return;
@@ -265,7 +266,7 @@ impl Replay {
     }
 
     /// Replays one action of the round; pushes every consistent outcome.
-    fn step(mut self, g: &FiveAlive, action: Action, expected: &[Seats], out: &mut Vec<Replay>) {
+    fn step<C: Count>(mut self, g: &FiveAlive<C>, action: Action, expected: &[Seats], out: &mut Vec<Replay>) {
         let p = self.current as usize;
         if let Some((bomber, responders, index, gone)) = self.bomb {
             match action {
@@ -358,7 +359,7 @@ impl Replay {
     }
 
     /// A forced Bomb: every way the responders may have answered.
-    fn forced_bomb(self, g: &FiveAlive, p: usize, expected: &[Seats], out: &mut Vec<Replay>) {
+    fn forced_bomb<C: Count>(self, g: &FiveAlive<C>, p: usize, expected: &[Seats], out: &mut Vec<Replay>) {
         let responders = self.targets(&g.params, p);
         let r = responders.len as u32;
         for answered in 0u32..1 << r {
@@ -386,9 +387,9 @@ impl Replay {
     }
 
     /// Optional Bomb: the next responder, or the Bomb's end (§6.6).
-    fn next_responder(
+    fn next_responder<C: Count>(
         mut self,
-        g: &FiveAlive,
+        g: &FiveAlive<C>,
         (bomber, responders, index, gone): ReplayBomb,
         expected: &[Seats],
         out: &mut Vec<Replay>,
@@ -415,7 +416,7 @@ impl Replay {
     }
 
     /// Does the replay end in the public state of `g`?
-    fn ends_in(&self, g: &FiveAlive, expected: &[Seats]) -> bool {
+    fn ends_in<C: Count>(&self, g: &FiveAlive<C>, expected: &[Seats]) -> bool {
         let n = g.n();
         let bomb = g
             .pending
@@ -441,7 +442,7 @@ impl Replay {
     }
 }
 
-impl Search for FiveAlive {
+impl<C: Count> Search for FiveAlive<C> {
     /// The other hands and the draw pile dealt anew from the cards `seat`
     /// cannot see, keeping hand sizes and what the round's forced flips,
     /// forced Bombs and rebuilt draw piles showed (see "Determinization"
@@ -580,7 +581,7 @@ impl Search for FiveAlive {
     }
 }
 
-impl FiveAlive {
+impl<C: Count> FiveAlive<C> {
     /// Replays the public side of the current round for `seat` (§3.2 and the
     /// rules that show hidden cards, see above); every hypothesis that ends in
     /// this state's public side, at most [`MAX_BRANCHES`].

@@ -1,13 +1,16 @@
 //! 5 Alive's unit tests (the deck, the rules' corner cases, the bots' draws,
 //! the round's replay and determinization).
 
-use super::{BombResponse, FiveAlive, Hand, Params, Pile, Seats, BOMB, FLIP, KINDS};
+use super::{BombResponse, Hand, Params, Pile, Seats, BOMB, FLIP, KINDS};
 use super::json::*;
 use super::search::*;
 use super::*;
 use crate::game::{NativeBots, Outcome, Rules, Search, StateJson};
 use crate::params::{Param, Variant};
 use crate::rng::SplitMix64;
+
+/// The state the tests play: plain play, rule points not counted.
+type FiveAlive = super::FiveAlive;
 
 fn params(players: i64, given: &[(&str, Param)]) -> Params {
     crate::games::parse_params::<FiveAlive>(

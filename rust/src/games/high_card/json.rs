@@ -2,6 +2,7 @@
 //! is public, the hands and the stock are not), the canonical state JSON and
 //! loading it back with its consistency checks.
 
+use crate::points::Count;
 use super::{HighCard, Params, MAX_PLAYERS};
 use crate::cards::bits;
 use crate::game::{parse_canonical_uint, Action, Error, Game, Outcome, Rules, StateJson};
@@ -10,7 +11,7 @@ use crate::params::VariantKeys;
 use crate::rng::SplitMix64;
 use serde_json::{json, Value};
 
-impl StateJson for HighCard {
+impl<C: Count> StateJson for HighCard<C> {
     fn parse_action(text: &str) -> Option<Action> {
         let card = parse_canonical_uint(text.strip_prefix("play ")?)?;
         (1..=super::MAX_CARDS as u32)
@@ -129,7 +130,7 @@ impl StateJson for HighCard {
     }
 }
 
-impl HighCard {
+impl<C: Count> HighCard<C> {
     fn round_json(&self) -> Value {
         Value::Array(
             self.round[..self.round_len]

@@ -16,6 +16,7 @@ mod tests;
 
 pub use rules::{Params, Scoring};
 
+use crate::points::{Count, Uncounted};
 use crate::game::{Action, Error, Game, GameSpec, NativeBots, Search};
 use crate::rng::SplitMix64;
 
@@ -32,7 +33,7 @@ const MAX_CARDS: usize = CARDS_PER_SEAT * MAX_PLAYERS;
 
 /// A game of High Card in progress.
 #[derive(Debug, Clone)]
-pub struct HighCard {
+pub struct HighCard<C: Count = Uncounted> {
     params: Params,
     rng: SplitMix64,
     /// Each seat's cards, bit c for card c.
@@ -51,9 +52,11 @@ pub struct HighCard {
     over: bool,
     scores: [i64; MAX_PLAYERS],
     history: Vec<Action>,
+    /// The rule points fired (only a counted state keeps them; `crate::points`).
+    count: C,
 }
 
-impl Game for HighCard {
+impl<C: Count> Game for HighCard<C> {
     const SPEC: GameSpec = GameSpec {
         id: "high_card",
         min_players: 2,
@@ -66,13 +69,17 @@ impl Game for HighCard {
     };
     type Params = Params;
 
+    fn drain_points(&mut self, out: &mut [u64]) {
+        self.count.drain_into(out);
+    }
+
     fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
-        HighCard::new(params, seed, deck)
+        Self::new(params, seed, deck)
     }
 }
 
 /// The default random bot, which lists the legal actions.
-impl NativeBots for HighCard {}
+impl<C: Count> NativeBots for HighCard<C> {}
 
 /// No determinization: the search bot does not play High Card.
-impl Search for HighCard {}
+impl<C: Count> Search for HighCard<C> {}

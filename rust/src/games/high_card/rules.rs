@@ -2,8 +2,10 @@
 //! (`tests/testgame/rules.md`), under the same headings and with the same
 //! function names as its Python twin (`tests/testgame/reference.py`).
 
+use crate::points::Count;
 use super::{HighCard, CARDS_PER_SEAT, MAX_CARDS, MAX_PLAYERS};
 use crate::cards::{bits, check_deck};
+use crate::fired;
 use crate::game::{competition_placements, Action, Error, Outcome, Rules};
 use crate::params::{choice_key, variant_keys, Variant};
 use crate::rng::SplitMix64;
@@ -12,12 +14,13 @@ use crate::rng::SplitMix64;
 // §4 Setup and deal
 // ---------------------------------------------------------------------------
 
-impl HighCard {
+impl<C: Count> HighCard<C> {
     /// A new game: dealt from `deck` if given (top card first, no generator
     /// call), else from the generator's one shuffle.
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
         let mut game = HighCard {
-            params,
+            count: C::default(),
+params,
             rng: SplitMix64::new(seed),
             hands: [0; MAX_PLAYERS],
             stock: [0; MAX_CARDS],
@@ -53,6 +56,7 @@ impl HighCard {
     /// §4.2–4.3: `hand_size` cards each, one at a time from seat 0; the rest
     /// is the stock; seat 0 leads.
     fn deal(&mut self, deck: &[u8]) {
+        fired!(self.count, "HC-P1");
         let n = self.params.players;
         let dealt = self.params.hand_size * n;
         for (i, &c) in deck[..dealt].iter().enumerate() {
@@ -67,7 +71,7 @@ impl HighCard {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for HighCard {
+impl<C: Count> Rules for HighCard<C> {
     fn current_player(&self) -> Option<usize> {
         (!self.over).then_some(self.to_act as usize)
     }
@@ -97,7 +101,7 @@ impl Rules for HighCard {
 // §6 Effects
 // ---------------------------------------------------------------------------
 
-impl HighCard {
+impl<C: Count> HighCard<C> {
     /// §6.1: the card goes to the round, the player draws; after the last
     /// seat, the round is won.
     fn play_card(&mut self, card: u8) {
@@ -116,8 +120,11 @@ impl HighCard {
     /// HC-2: the top card of the stock, if it holds one.
     fn draw(&mut self, seat: usize) {
         if self.stock_top < self.stock_len {
+            fired!(self.count, "HC-P2");
             self.hands[seat] |= 1 << self.stock[self.stock_top];
             self.stock_top += 1;
+        } else {
+            fired!(self.count, "HC-P3");
         }
     }
 
@@ -130,11 +137,20 @@ impl HighCard {
             Scoring::Count => 1,
             Scoring::Sum => plays.iter().map(|&(_, c)| i64::from(c)).sum(),
         };
+        match self.params.scoring {
+            Scoring::Count => fired!(self.count, "HC-P4"),
+            Scoring::Sum => fired!(self.count, "HC-P5"),
+        }
         self.played |= plays.iter().fold(0, |set, &(_, c)| set | 1 << c);
         self.round_len = 0;
         self.leader = winner;
         self.to_act = winner;
         self.over = self.hands.iter().all(|&h| h == 0);
+        let scores = &self.scores[..self.params.players];
+        let top = scores.iter().max().copied().unwrap_or(0);
+        if self.over && scores.iter().filter(|&&s| s == top).count() > 1 {
+            fired!(self.count, "HC-P6");
+        }
     }
 }
 
@@ -142,7 +158,7 @@ impl HighCard {
 // §7 Game end
 // ---------------------------------------------------------------------------
 
-impl Outcome for HighCard {
+impl<C: Count> Outcome for HighCard<C> {
     fn scores(&self) -> Vec<i64> {
         self.scores[..self.params.players].to_vec()
     }
@@ -150,6 +166,11 @@ impl Outcome for HighCard {
     /// The higher score is better; equal scores share (HC-4).
     fn final_placements(&self) -> Vec<u32> {
         competition_placements(self.params.players, |a, b| self.scores[a] > self.scores[b])
+    }
+
+    /// Rounds begun so far: the rounds won, and the one in play.
+    fn rounds(&self) -> u32 {
+        self.played.count_ones() / self.params.players as u32 + u32::from(self.round_len > 0)
     }
 }
 

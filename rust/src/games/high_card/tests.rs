@@ -5,6 +5,9 @@ use crate::game::{Outcome, Rules, StateJson};
 use crate::games::parse_params;
 use crate::params::Param;
 
+/// The state the tests play: plain play, rule points not counted.
+type HighCard = super::HighCard;
+
 fn params(players: i64, given: &[(&str, Param)]) -> Params {
     parse_params::<HighCard>(
         players,

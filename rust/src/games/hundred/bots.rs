@@ -2,6 +2,7 @@
 //! plain cards and every value of the playable value-choosing aces) and the
 //! heuristic (the strategy of `cardref.bots.heuristic.hundred`).
 
+use crate::points::Count;
 use super::rules::{rank_of, suit, DIAMONDS, HEARTS, R10, R4, R5, RA, RJ, RK, RQ, SPADES};
 use super::{Hundred, RedAce, LIMIT, VALUE_STEP};
 use crate::cards::nth_bit64;
@@ -24,7 +25,7 @@ fn nth_card(set: u64, k: u32, hand_size: usize) -> u32 {
     rest.trailing_zeros()
 }
 
-impl NativeBots for Hundred {
+impl<C: Count> NativeBots for Hundred<C> {
     /// Fast path, without building the legal list: one draw below the number
     /// of legal actions, the first ones standing for the playable plain cards
     /// (one action each), the rest for the 101 values of each playable
@@ -116,7 +117,7 @@ fn rescue_value(c: u8) -> i64 {
     }
 }
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// The heuristic bot's estimate of the value after card `c` (an ace that
     /// sets a value counts as keeping it; no floor at 0).
     fn heuristic_value_after(&self, c: u8, value: i64) -> i64 {

@@ -1,6 +1,7 @@
 //! 100's texts: the action grammar, what a seat may know, the canonical
 //! state JSON and loading it back with every consistency check (§3.2).
 
+use crate::points::{Count, Uncounted};
 use super::{Hundred, Params, Reason, LIMIT, MAX_CARDS, NEGATIVE_FLOOR, NO_BUST, RECENT_RING, VALUE_STEP};
 use super::rules::{card, rank_of, suit};
 use crate::game::{parse_canonical_uint, Action, Error, Game, Outcome, Rules, StateJson};
@@ -55,12 +56,12 @@ fn seat(s: u64, n: usize, what: &str) -> Result<u8, Error> {
 }
 
 fn parse_history(text: &str) -> Result<Action, Error> {
-    Hundred::parse_action(text).ok_or_else(|| Error::InvalidState {
+    Hundred::<Uncounted>::parse_action(text).ok_or_else(|| Error::InvalidState {
         message: format!("{text:?} in history is not an action"),
     })
 }
 
-impl StateJson for Hundred {
+impl<C: Count> StateJson for Hundred<C> {
     fn parse_action(text: &str) -> Option<Action> {
         let rest = text.strip_prefix("play ")?;
         let (code, value) = match rest.split_once(' ') {
@@ -218,7 +219,7 @@ impl StateJson for Hundred {
     }
 }
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// The last n plays (or all, if fewer) with their seats, oldest first.
     fn recent_pairs(&self) -> impl Iterator<Item = (u8, Action)> + '_ {
         let len = self.history.len();

@@ -40,6 +40,7 @@ mod tests;
 pub use json::{card_code, parse_card};
 pub use rules::{BustRule, NumDecks, Params, RedAce};
 
+use crate::points::{Count, Uncounted};
 use crate::game::{Action, Error, Game, GameSpec};
 use crate::rng::SplitMix64;
 use rules::CardTable;
@@ -82,7 +83,7 @@ impl Reason {
 
 /// A game of 100 in progress.
 #[derive(Debug, Clone)]
-pub struct Hundred {
+pub struct Hundred<C: Count = Uncounted> {
     params: Params,
     /// `params.cards()`, looked up once.
     cards: &'static CardTable,
@@ -139,9 +140,11 @@ pub struct Hundred {
     /// last n of them with their actions make the observation's `recent`.
     recent_seats: [u8; RECENT_RING],
     history: Vec<Action>,
+    /// The rule points fired (only a counted state keeps them; `crate::points`).
+    count: C,
 }
 
-impl Game for Hundred {
+impl<C: Count> Game for Hundred<C> {
     const SPEC: GameSpec = GameSpec {
         id: "hundred",
         min_players: 2,
@@ -154,7 +157,11 @@ impl Game for Hundred {
     };
     type Params = Params;
 
+    fn drain_points(&mut self, out: &mut [u64]) {
+        self.count.drain_into(out);
+    }
+
     fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
-        Hundred::new(params, seed, deck)
+        Self::new(params, seed, deck)
     }
 }

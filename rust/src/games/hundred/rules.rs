@@ -4,9 +4,11 @@
 //! (hands as words of bytes, card tables, seat tables) is kept in small
 //! helpers at the end of the file.
 
+use crate::points::Count;
 use super::{Hundred, Reason, LIMIT, MAX_CARDS, MAX_PLAYERS, NEGATIVE_FLOOR, NO_BUST, RECENT_RING, VALUE_STEP};
 use super::json::card_code;
 use crate::cards::{bits, check_deck};
+use crate::fired;
 use crate::game::{competition_placements, Action, Error, Outcome, Rules};
 use crate::params::{choice_key, invalid, variant_keys, CustomKey, KeyValue, Param, Variant};
 use crate::rng::SplitMix64;
@@ -38,7 +40,7 @@ pub(super) const fn rank_of(c: u8) -> u8 {
 // §3.1 Seats and direction
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     pub(super) fn is_active(&self, seat: usize) -> bool {
         self.chips[seat] > 0
     }
@@ -54,12 +56,13 @@ impl Hundred {
 // §4 Setup, deal, who starts
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// A new game, dealt from `deck` if given (top card first, no generator
     /// call), else from the generator's first shuffle.
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
         let mut game = Hundred {
-            params,
+            count: C::default(),
+params,
             cards: params.cards(),
             stride: hand_stride(params.hand_size),
             floor: params.floor(),
@@ -92,6 +95,7 @@ impl Hundred {
         };
         game.chips[..params.players].fill(params.chips);
         game.set_active((1 << params.players) - 1);
+        fired!(game.count, "HU-P1");
         let mut cards = [0u8; MAX_CARDS];
         match deck {
             Some(given) => {
@@ -145,7 +149,7 @@ impl Hundred {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for Hundred {
+impl<C: Count> Rules for Hundred<C> {
     fn current_player(&self) -> Option<usize> {
         self.result.is_none().then_some(self.current as usize)
     }
@@ -199,7 +203,7 @@ impl Rules for Hundred {
     }
 }
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// The distinct cards the player to act may play (HU-6): the safe ones
     /// while one exists (unless voluntary busts are allowed), else all.
     #[inline]
@@ -258,7 +262,58 @@ impl Params {
 // §6.2 Full resolution of a play
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
+    /// The rule points of a play, from the card, the hand and the value.
+    fn note_play(&mut self, c: u8, new: i64) {
+        if self.params.chooses_value(c) {
+            fired!(self.count, "HU-P2");
+            if rank_of(c) == RA && matches!(suit(c), HEARTS | DIAMONDS) {
+                fired!(self.count, "HU-P13");
+            }
+        } else if !self.has_safe(self.hand_set(self.current as usize)) {
+            fired!(self.count, "HU-P3");
+        } else if new > LIMIT {
+            fired!(self.count, "HU-P4");
+        }
+        let (rank, red) = (rank_of(c), matches!(suit(c), HEARTS | DIAMONDS));
+        if rank == 0 && suit(c) == SPADES {
+            fired!(self.count, "HU-P5");
+        }
+        if rank == R4 {
+            fired!(self.count, "HU-P6");
+            if self.active_count() == 2 {
+                fired!(self.count, "HU-P7");
+            }
+        }
+        if rank == R10 {
+            fired!(self.count, "HU-P8");
+        }
+        if rank == RQ && suit(c) == HEARTS {
+            fired!(self.count, "HU-P9");
+        }
+        let drop = match rank {
+            RJ => 10,
+            R5 if red => 5,
+            _ => 0,
+        };
+        if drop > 0 && self.value - drop < 0 {
+            if self.params.allow_negative {
+                fired!(self.count, "HU-P11");
+            } else {
+                fired!(self.count, "HU-P10");
+            }
+        }
+        if rank == RA && red && self.params.red_ace == RedAce::Zero {
+            fired!(self.count, "HU-P12");
+        }
+        if new == LIMIT {
+            fired!(self.count, "HU-P14");
+        }
+        if new <= LIMIT {
+            fired!(self.count, "HU-P15");
+        }
+    }
+
     /// §6.2: the full resolution of `play C [X]`. Inlined into the playout
     /// loop; a bust (one play in twenty) continues out of line in
     /// [`Self::finish_bust`].
@@ -268,6 +323,9 @@ impl Hundred {
         let c = (action % VALUE_STEP) as u8;
         self.remember(seat, action);
         let new = self.value_after(action); // HU-4: an ace's value never busts
+        if C::ON {
+            self.note_play(c, new);
+        }
         self.remove_from_hand(seat, c);
         self.pile[self.pile_len as usize] = c;
         self.pile_len += 1;
@@ -307,17 +365,25 @@ impl Hundred {
 // §6.3 Bust penalty
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// Loses a chip, then applies `bust_rule`; true if a new deal was made.
     pub(super) fn bust(&mut self, seat: usize) -> bool {
+        fired!(self.count, "HU-P16");
         self.chips[seat] -= 1;
         if self.chips[seat] == 0 {
             self.eliminate(seat);
         }
         match self.params.bust_rule {
-            BustRule::Reset => self.value = 0,
-            BustRule::Void => {}
+            BustRule::Reset => {
+                fired!(self.count, "HU-P17");
+                self.value = 0;
+            }
+            BustRule::Void => fired!(self.count, "HU-P18"),
             BustRule::Redeal if self.active_count() >= 2 => {
+                fired!(self.count, "HU-P19");
+                if !self.is_active(seat) {
+                    fired!(self.count, "HU-P20");
+                }
                 self.dealer = seat as u8; // HU-8: the buster deals, even if just out
                 self.deal_number += 1;
                 let mut cards = [0u8; MAX_CARDS];
@@ -332,6 +398,7 @@ impl Hundred {
 
     /// HU-10: the rest of the hand goes under the pile, in hand order.
     fn eliminate(&mut self, seat: usize) {
+        fired!(self.count, "HU-P21");
         let k = self.hand_len[seat] as usize;
         let len = self.pile_len as usize;
         self.pile.copy_within(0..len, k);
@@ -351,7 +418,7 @@ impl Hundred {
 // §6.4 Drawing
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// Draws the top card; an empty stock is first rebuilt from the pile (HU-11).
     #[inline]
     fn draw(&mut self, seat: usize) {
@@ -371,6 +438,7 @@ impl Hundred {
         if under == 0 {
             return false;
         }
+        fired!(self.count, "HU-P22");
         // Shuffled in pile order, then turned over: the stock's top is last.
         let stock = &mut self.stock[..under];
         stock.copy_from_slice(&self.pile[..under]);
@@ -390,7 +458,7 @@ impl Hundred {
 // §7 Round structure, game end, termination
 // ---------------------------------------------------------------------------
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// §7.3: the cap ends a game not over yet.
     #[cold]
     #[inline(never)]
@@ -402,7 +470,18 @@ impl Hundred {
 
     /// §7.2/7.3: the game is over.
     pub(super) fn end(&mut self, reason: Reason) {
-        self.result = Some((reason, self.ranking(reason)));
+        let ranking = self.ranking(reason);
+        match reason {
+            Reason::LastStanding => fired!(self.count, "HU-P23"),
+            Reason::Cap => {
+                fired!(self.count, "HU-P24");
+                // Only the players still in can share a group.
+                if C::ON && ranking.iter().any(|group| group.len() > 1) {
+                    fired!(self.count, "HU-P25");
+                }
+            }
+        }
+        self.result = Some((reason, ranking));
     }
 
     /// §7.2/7.3: active seats first (by chips at the cap), then the eliminated,
@@ -438,7 +517,7 @@ impl Hundred {
     }
 }
 
-impl Outcome for Hundred {
+impl<C: Count> Outcome for Hundred<C> {
     fn scores(&self) -> Vec<i64> {
         self.chips[..self.n()].to_vec()
     }
@@ -452,6 +531,11 @@ impl Outcome for Hundred {
             }
         }
         competition_placements(self.n(), |a, b| group[a] < group[b])
+    }
+
+    /// Deals dealt so far (more than one only with `bust_rule = redeal`).
+    fn rounds(&self) -> u32 {
+        self.deal_number as u32
     }
 }
 
@@ -813,7 +897,7 @@ impl Params {
     }
 }
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     pub(super) fn n(&self) -> usize {
         self.params.players
     }

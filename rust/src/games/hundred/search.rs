@@ -3,6 +3,7 @@
 //! generation it came from and the value of any forced bust it was held
 //! through (a card that busts there).
 
+use crate::points::Count;
 use super::json::{card_code, card_list, codes};
 use super::{Hundred, LIMIT, MAX_CARDS, NO_BUST, VALUE_STEP};
 use crate::game::{pick, Action, Error, Game, Rules, Search, StateJson};
@@ -18,7 +19,7 @@ pub(super) const ACE_TRIES: [Action; 13] = [0, 50, 90, 91, 92, 93, 94, 95, 96, 9
 /// a rollout, in chips.
 const RESCUE_WORTH: f64 = 0.2;
 
-impl Search for Hundred {
+impl<C: Count> Search for Hundred<C> {
     /// Hidden from `seat`: the other hands and the stock (contents and order).
     /// Each generation's cards (see `slot_gen`) are dealt anew over that
     /// generation's places, the slots with a bust constraint first (each from
@@ -213,7 +214,7 @@ impl Search for Hundred {
     }
 }
 
-impl Hundred {
+impl<C: Count> Hundred<C> {
     /// Whether `c` can never bust (§6.1): it sets, keeps or lowers the value.
     fn never_busts(&self, c: u8) -> bool {
         self.params.safe_cards(LIMIT) >> c & 1 != 0

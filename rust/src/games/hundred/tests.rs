@@ -10,6 +10,9 @@ use crate::params::{Param, Variant};
 use crate::rng::SplitMix64;
 use serde_json::json;
 
+/// The state the tests play: plain play, rule points not counted.
+type Hundred = super::Hundred;
+
 fn params(players: i64, given: &[(&str, Param)]) -> Params {
     crate::games::parse_params::<Hundred>(
         players,

@@ -2,13 +2,14 @@
 //! hand; in a batch of random bots, each hand ordered once a round) and the
 //! heuristic (the strategy of `cardref.bots.heuristic.take5`).
 
+use crate::points::Count;
 use super::rules::bit;
 use super::{Phase, Take5, ROWS, TAKE, TURNS};
 use crate::cards::{bits, nth_bit};
 use crate::game::{pick, random_step, Action, NativeBots};
 use crate::rng::SplitMix64;
 
-impl NativeBots for Take5 {
+impl<C: Count> NativeBots for Take5<C> {
     /// Fast path: the k-th card of the hand, without building the legal list.
     #[inline(always)]
     fn random_action(&self, rng: &mut SplitMix64, _buf: &mut Vec<Action>) -> Action {
@@ -80,7 +81,7 @@ impl NativeBots for Take5 {
     }
 }
 
-impl Take5 {
+impl<C: Count> Take5<C> {
     /// The random bots' plays for the rest of the round: each seat's hand in a
     /// uniformly random order, seat s's card for turn t at `plan[10 s + t]`.
     /// The cards are dealt into the order lowest first, the i-th to a random

@@ -1,6 +1,7 @@
 //! Take 5's texts: the action grammar, what a seat may know, the canonical
 //! state JSON and loading it back with every consistency check.
 
+use crate::points::Count;
 use super::rules::{bit, cards_in_play, set_heads};
 use super::{Params, Phase, Take5, MAX_PLAYERS, ROWS, TAKE, TURNS};
 use crate::cards::bits;
@@ -10,7 +11,7 @@ use crate::params::VariantKeys;
 use crate::rng::SplitMix64;
 use serde_json::{json, Map, Value};
 
-impl StateJson for Take5 {
+impl<C: Count> StateJson for Take5<C> {
     fn parse_action(text: &str) -> Option<Action> {
         if let Some(card) = text.strip_prefix("play ") {
             parse_canonical_uint(card)
@@ -231,7 +232,7 @@ impl StateJson for Take5 {
     }
 }
 
-impl Take5 {
+impl<C: Count> Take5<C> {
     pub(super) fn round_heads(&self) -> Vec<i64> {
         (0..self.n()).map(|s| set_heads(self.piles[s])).collect()
     }

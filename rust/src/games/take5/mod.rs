@@ -25,6 +25,7 @@ mod tests;
 
 pub use rules::{heads, Deck, EndRule, Params, TooLowChoice};
 
+use crate::points::{Count, Uncounted};
 use crate::game::{Action, Error, Game, GameSpec};
 use crate::rng::SplitMix64;
 
@@ -63,7 +64,7 @@ impl Phase {
 
 /// A Take 5 game in progress.
 #[derive(Debug, Clone)]
-pub struct Take5 {
+pub struct Take5<C: Count = Uncounted> {
     params: Params,
     rng: SplitMix64,
     round: u32,
@@ -87,9 +88,11 @@ pub struct Take5 {
     round_scores: Vec<[i64; MAX_PLAYERS]>,
     history: Vec<Action>,
     round_start: usize,
+    /// The rule points fired (only a counted state keeps them; `crate::points`).
+    count: C,
 }
 
-impl Game for Take5 {
+impl<C: Count> Game for Take5<C> {
     const SPEC: GameSpec = GameSpec {
         id: "take5",
         min_players: 2,
@@ -102,7 +105,11 @@ impl Game for Take5 {
     };
     type Params = Params;
 
+    fn drain_points(&mut self, out: &mut [u64]) {
+        self.count.drain_into(out);
+    }
+
     fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
-        Take5::new(params, seed, deck)
+        Self::new(params, seed, deck)
     }
 }

@@ -3,9 +3,11 @@
 //! reference (`python/cardref/reference/take5.py`). What makes them fast is
 //! kept in small helpers at the end of the file.
 
+use crate::points::Count;
 use super::{Phase, Take5, MAX_PLAYERS, ROWS, ROW_CAPACITY, TAKE, TURNS};
 use crate::cards::{check_deck, push_bits};
 use crate::game::{competition_placements, Action, Error, Outcome, Rules};
+use crate::fired;
 use crate::params::{choice_key, variant_keys, Variant};
 use crate::rng::SplitMix64;
 use std::hint::select_unpredictable;
@@ -33,7 +35,7 @@ pub const fn heads(c: u32) -> u32 {
 // §4 Setup and deal
 // ---------------------------------------------------------------------------
 
-impl Take5 {
+impl<C: Count> Take5<C> {
     /// A new game: round 1 is dealt from `deck` if given (top card first, no
     /// generator call), else from the generator's first shuffle.
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
@@ -68,6 +70,11 @@ impl Take5 {
 
     /// §4.2–4.5: ten cards each round-robin from seat 0, then rows 0..3, rest unused.
     pub(super) fn deal(&mut self, deck: &[u8]) {
+        if self.round == 1 {
+            fired!(self.count, "T5-P1");
+        } else {
+            fired!(self.count, "T5-P15");
+        }
         let n = self.n();
         let mut dealt = 0;
         self.hands = [0; MAX_PLAYERS];
@@ -101,7 +108,7 @@ impl Take5 {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for Take5 {
+impl<C: Count> Rules for Take5<C> {
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::GameOver).then_some(self.to_act as usize)
     }
@@ -141,7 +148,7 @@ impl Rules for Take5 {
     }
 }
 
-impl Take5 {
+impl<C: Count> Take5<C> {
     /// Commit: the seat to act sets `card` aside face down; after the last
     /// seat, the cards are revealed and placed.
     #[inline(always)]
@@ -198,6 +205,7 @@ impl Take5 {
 
     /// The owner of a too-low card takes row `r` (T5-6); placing goes on.
     fn choose_row(&mut self, r: usize) {
+        fired!(self.count, "T5-P5");
         let (card, seat) = self.revealed[self.next_to_place as usize];
         self.take_row(r, card, seat as usize);
         self.row_ends = Self::with_end(self.row_ends, r, card);
@@ -210,6 +218,7 @@ impl Take5 {
     fn finish_turn(&mut self) {
         self.turn += 1;
         if self.turn < TURNS {
+            fired!(self.count, "T5-P4");
             self.phase = Phase::Commit;
             self.to_act = 0;
         } else {
@@ -222,7 +231,7 @@ impl Take5 {
 // §6 Effects: placing a card
 // ---------------------------------------------------------------------------
 
-impl Take5 {
+impl<C: Count> Take5<C> {
     /// §6.1/6.3: the eligible row (its last card below `card`) whose last
     /// card is the highest; `None` if the card is too low for every row.
     /// `ends` holds each row's last card, row r in byte r. Each row is keyed
@@ -247,6 +256,11 @@ impl Take5 {
     pub(super) fn place_on(&mut self, r: usize, card: u8, seat: usize) {
         let row = self.rows[r];
         let full = row.count_ones() == ROW_CAPACITY;
+        if full {
+            fired!(self.count, "T5-P9");
+        } else {
+            fired!(self.count, "T5-P8");
+        }
         self.piles[seat] |= only_if(full, row);
         self.rows[r] = only_if(!full, row) | bit(card);
     }
@@ -263,7 +277,7 @@ impl Take5 {
 // §7 Round end, scoring, game end
 // ---------------------------------------------------------------------------
 
-impl Take5 {
+impl<C: Count> Take5<C> {
     /// Out of line: once per ten turns, and inlined with the placement loop
     /// its scoring and new deal would give that loop a large stack frame.
     #[inline(never)]
@@ -276,8 +290,14 @@ impl Take5 {
         }
         self.round_scores.push(round);
         self.piles = [0; MAX_PLAYERS];
+        fired!(self.count, "T5-P10");
         if self.game_ends() {
             self.phase = Phase::GameOver;
+            let scores = &self.scores[..n];
+            let lowest = scores.iter().min().copied().unwrap_or(0);
+            if C::ON && scores.iter().filter(|&&s| s == lowest).count() > 1 {
+                fired!(self.count, "T5-P16");
+            }
         } else {
             self.round += 1;
             let (cards, len) = self.shuffled_deck();
@@ -286,7 +306,7 @@ impl Take5 {
     }
 
     /// Checked only at a round's end (T5-2): `end_score` reached, or the round limit.
-    fn game_ends(&self) -> bool {
+    fn game_ends(&mut self) -> bool {
         let limit = self.params.end_score;
         let reached = self.scores[..self.n()].iter().any(|&s| {
             match self.params.end_rule {
@@ -294,17 +314,35 @@ impl Take5 {
                 EndRule::MoreThan => s > limit,
             }
         });
-        reached || self.params.round_limit == Some(self.round as i64)
+        let last_round = self.params.round_limit == Some(self.round as i64);
+        if C::ON {
+            let highest = self.scores[..self.n()].iter().max().copied().unwrap_or(0);
+            match (self.params.end_rule, reached) {
+                (EndRule::AtLeast, true) => fired!(self.count, "T5-P11"),
+                (EndRule::MoreThan, true) => fired!(self.count, "T5-P12"),
+                (EndRule::MoreThan, false) if highest == limit => fired!(self.count, "T5-P13"),
+                _ => {}
+            }
+            if last_round && !reached {
+                fired!(self.count, "T5-P14");
+            }
+        }
+        reached || last_round
     }
 }
 
-impl Outcome for Take5 {
+impl<C: Count> Outcome for Take5<C> {
     fn scores(&self) -> Vec<i64> {
         self.scores[..self.n()].to_vec()
     }
 
     fn final_placements(&self) -> Vec<u32> {
         competition_placements(self.n(), |a, b| self.scores[a] < self.scores[b])
+    }
+
+    /// Rounds dealt so far.
+    fn rounds(&self) -> u32 {
+        self.round
     }
 }
 
@@ -455,7 +493,7 @@ fn only_if(keep: bool, set: u128) -> u128 {
     set & 0u128.wrapping_sub(u128::from(keep))
 }
 
-impl Take5 {
+impl<C: Count> Take5<C> {
     /// Round 1 before the deal, keeping the given (empty) lists' allocations.
     pub(super) fn undealt(
         params: Params,
@@ -464,7 +502,8 @@ impl Take5 {
         history: Vec<Action>,
     ) -> Self {
         Take5 {
-            params,
+            count: C::default(),
+params,
             rng: SplitMix64::new(seed),
             round: 1,
             turn: 0,
@@ -506,6 +545,7 @@ impl Take5 {
     /// Seat `s` puts `card` from its hand face down.
     #[inline(always)]
     pub(super) fn lay_down(&mut self, s: usize, card: u8) {
+        fired!(self.count, "T5-P2");
         self.hands[s] &= !bit(card);
         self.committed[s] = card;
     }
@@ -513,6 +553,7 @@ impl Take5 {
     /// `reveal`, given the set of the committed cards.
     #[inline(always)]
     pub(super) fn reveal_set(&mut self, set: u128) {
+        fired!(self.count, "T5-P3");
         let n = self.n();
         for s in 0..n {
             let c = self.committed[s];
@@ -535,6 +576,10 @@ impl Take5 {
     #[inline(never)]
     fn take_fewest_heads_row(&mut self, card: u8, seat: usize) -> usize {
         let r = self.fewest_heads_row();
+        fired!(self.count, "T5-P6");
+        if C::ON && (0..ROWS).any(|o| o != r && self.row_heads(o) == self.row_heads(r)) {
+            fired!(self.count, "T5-P7");
+        }
         self.take_row(r, card, seat);
         r
     }

@@ -1,6 +1,7 @@
 //! Take 5's determinization (the cards hidden from a seat dealt anew, from a
 //! state or from an observation alone) and the search bot's rollouts.
 
+use crate::points::Count;
 use super::rules::{cards_in_play, set_heads};
 use super::{Phase, Take5};
 use crate::cards::bits;
@@ -9,7 +10,7 @@ use crate::json::{self, ensure};
 use crate::rng::SplitMix64;
 use serde_json::{json, Value};
 
-impl Search for Take5 {
+impl<C: Count> Search for Take5<C> {
     fn resample(&self, seat: usize, rng: &mut SplitMix64) -> Result<Self, Error> {
         let mut g = self.clone();
         g.rng = SplitMix64::new(rng.next_u64());

@@ -7,6 +7,9 @@ use crate::game::{NativeBots, Outcome, Rules};
 use crate::rng::SplitMix64;
 use crate::params::Param;
 
+/// The state the tests play: plain play, rule points not counted.
+type Take5 = super::Take5;
+
 fn params(players: i64) -> Params {
     crate::games::parse_params::<Take5>(players, vec![]).unwrap()
 }

@@ -3,6 +3,7 @@
 //! discard's cards from a combinatorial number, a follow counted per rank),
 //! and the heuristic (the strategy of `cardref.bots.heuristic.twenty_two`).
 
+use crate::points::Count;
 use super::rules::{
     at_least, beats_or_equals, rank_counts, rank_nibble, rank_of, ranks_up_to, BINOMIAL,
     EACH_RANK, FEWER_THAN, MAX_HAND,
@@ -208,7 +209,7 @@ pub(super) fn card_list(set: u64) -> ([u8; 64], usize) {
     (out, n)
 }
 
-impl NativeBots for TwentyTwo {
+impl<C: Count> NativeBots for TwentyTwo<C> {
     /// A uniform draw without listing the legal actions: one multiply-shift
     /// draw (`pick`) of an index below their count, mapped to its action by
     /// [`TwentyTwo::nth_legal`] (no draw for a discard from an empty stock).
@@ -262,7 +263,7 @@ impl NativeBots for TwentyTwo {
     }
 }
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     /// The legal actions counted and indexed without listing them, for the
     /// random bot: `choose(count)` picks an index below the count, and this
     /// returns that action, in an order of its own (not the listing order of

@@ -1,6 +1,7 @@
 //! Twenty-Two's texts: the action grammar, what a seat may know, the
 //! canonical state JSON and loading it back with every consistency check.
 
+use crate::points::Count;
 use super::rules::{beats_or_equals, set_value};
 use super::{FirstDealer, Params, Phase, Trick, TwentyTwo, CARDS, DISCARD, MAX_PLAYERS, MAX_TRICKS, NONE, PLAY};
 use crate::cards::bits;
@@ -31,7 +32,7 @@ pub(super) fn set_texts(set: u64) -> Vec<&'static str> {
     bits(set as u128).map(card_text).collect()
 }
 
-impl StateJson for TwentyTwo {
+impl<C: Count> StateJson for TwentyTwo<C> {
     /// `discard` or `discard C ...` (any number of cards), `play C ...` (at least
     /// one); cards in any order, each at most once.
     fn parse_action(text: &str) -> Option<Action> {
@@ -184,7 +185,7 @@ impl Trick {
     }
 }
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     pub(super) fn per_seat<T: Into<Value>>(&self, f: impl Fn(usize) -> T) -> Value {
         Value::Array((0..self.n()).map(|s| f(s).into()).collect())
     }

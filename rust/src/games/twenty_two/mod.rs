@@ -34,6 +34,7 @@ mod tests;
 
 pub use rules::{FirstDealer, FollowRule, LastTrickTie, Params, TiedDealer};
 
+use crate::points::{Count, Uncounted};
 use crate::game::{Action, Error, Game, GameSpec};
 use crate::rng::SplitMix64;
 
@@ -108,7 +109,7 @@ impl Trick {
 
 /// A Twenty-Two game in progress.
 #[derive(Debug, Clone)]
-pub struct TwentyTwo {
+pub struct TwentyTwo<C: Count = Uncounted> {
     params: Params,
     rng: SplitMix64,
     hand_number: u32,
@@ -140,9 +141,11 @@ pub struct TwentyTwo {
     /// The previous hand's final trick and the seats that scored in it (a bit set).
     last_trick: Option<(Trick, u8)>,
     history: Vec<Action>,
+    /// The rule points fired (only a counted state keeps them; `crate::points`).
+    count: C,
 }
 
-impl Game for TwentyTwo {
+impl<C: Count> Game for TwentyTwo<C> {
     const SPEC: GameSpec = GameSpec {
         id: "twenty_two",
         min_players: 2,
@@ -155,7 +158,11 @@ impl Game for TwentyTwo {
     };
     type Params = Params;
 
+    fn drain_points(&mut self, out: &mut [u64]) {
+        self.count.drain_into(out);
+    }
+
     fn new_state(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
-        TwentyTwo::new(params, seed, deck)
+        Self::new(params, seed, deck)
     }
 }

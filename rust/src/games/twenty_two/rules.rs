@@ -5,9 +5,11 @@
 //! sets compared rank by rank in nibbles, seat tables, subsets listed from a
 //! table of bit patterns) is kept in small helpers at the end of the file.
 
+use crate::points::Count;
 use super::{Phase, Trick, TwentyTwo, CARDS, DISCARD, HISTORY_CAPACITY, MAX_PLAYERS, MAX_TRICKS, NONE, PLAY};
 use super::json::card_text;
 use crate::cards::{bits, check_deck};
+use crate::fired;
 use crate::game::{competition_placements, count_by_listing, Action, Error, Outcome, Rules};
 use crate::params::{choice_key, invalid, variant_keys, CustomKey, KeyValue, Param, Variant};
 use crate::rng::SplitMix64;
@@ -37,12 +39,13 @@ pub(super) fn value_of(r: u32) -> u32 {
 // §4 Setup, deal, dealer, leader
 // ---------------------------------------------------------------------------
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     /// A new game: the first dealer (a generator call if random), then hand 1
     /// dealt from `deck` if given (top card first, no generator call).
     pub fn new(params: Params, seed: u64, deck: Option<&[String]>) -> Result<Self, Error> {
         let mut game = TwentyTwo {
-            params,
+            count: C::default(),
+params,
             rng: SplitMix64::new(seed),
             hand_number: 1,
             dealer: 0,
@@ -66,7 +69,10 @@ impl TwentyTwo {
         };
         game.dealer = match params.first_dealer {
             FirstDealer::Seat(seat) => seat as u8,
-            FirstDealer::Random => game.rng.bounded(params.players as u64) as u8,
+            FirstDealer::Random => {
+                fired!(game.count, "TT-P1");
+                game.rng.bounded(params.players as u64) as u8
+            }
         };
         let mut cards = [0u8; 52];
         match deck {
@@ -109,6 +115,17 @@ impl TwentyTwo {
     pub(super) fn deal(&mut self, deck: &[u8; 52], len: usize) {
         let p = self.active_count() as usize;
         self.deal_size = (self.target_size as usize).min(len / p) as u8;
+        if self.deal_size == self.target_size {
+            fired!(self.count, "TT-P2");
+        } else {
+            fired!(self.count, "TT-P3");
+        }
+        if p < self.n() {
+            fired!(self.count, "TT-P4");
+        }
+        if self.active >> self.dealer & 1 == 0 {
+            fired!(self.count, "TT-P5");
+        }
         self.hands = [0; MAX_PLAYERS];
         let first = self.next_active(self.dealer);
         let dealt = self.deal_size as usize * p;
@@ -147,7 +164,7 @@ impl TwentyTwo {
 // §5 Turn structure and legal actions
 // ---------------------------------------------------------------------------
 
-impl Rules for TwentyTwo {
+impl<C: Count> Rules for TwentyTwo<C> {
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::GameOver).then_some(self.to_act as usize)
     }
@@ -224,7 +241,7 @@ impl Rules for TwentyTwo {
     }
 }
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     /// §5.1: the most cards `hand` may discard (its size and the stock limit it).
     pub(super) fn most_discards(&self, hand: u64) -> usize {
         hand.count_ones().min(self.stock_size()) as usize
@@ -341,13 +358,24 @@ pub(super) fn is_lowest_set(set: u64, hand: u64) -> bool {
 // §6 Effects
 // ---------------------------------------------------------------------------
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     /// §5.1: the cards go face down to the discards; draw as many from the top.
     #[inline(never)]
     pub(super) fn discard(&mut self, set: u64) {
         let seat = self.to_act;
         let s = seat as usize;
         let j = set.count_ones() as usize;
+        let stock = self.stock_size();
+        if j > 0 {
+            fired!(self.count, "TT-P6");
+        } else if stock > 0 {
+            fired!(self.count, "TT-P7");
+        }
+        if stock == 0 {
+            fired!(self.count, "TT-P8");
+        } else if stock < self.hands[s].count_ones() {
+            fired!(self.count, "TT-P9");
+        }
         // The top j stock cards (j is at most the stock's size).
         let top = self.stock_top as usize;
         let drawn = self.stock_sets[(top + j) & 63] ^ self.stock_sets[top & 63];
@@ -357,6 +385,7 @@ impl TwentyTwo {
         let first = self.next_active(self.dealer);
         let next = self.next_active(seat);
         if next == first {
+            fired!(self.count, "TT-P10");
             self.phase = Phase::Play;
             self.start_trick(first);
         } else {
@@ -373,6 +402,9 @@ impl TwentyTwo {
     #[inline(always)]
     fn play_cards(&mut self, set: u64) {
         let seat = self.to_act;
+        if C::ON && self.hands[seat as usize].count_ones() > 1 {
+            self.note_play(set, self.hands[seat as usize]);
+        }
         self.hands[seat as usize] &= !set;
         let t = &mut self.trick;
         let takes = (t.len == 0) | beats_or_equals(set, t.bar);
@@ -389,9 +421,43 @@ impl TwentyTwo {
         }
     }
 
+    /// The rule points a lead or a follow (not in the final trick) fires.
+    fn note_play(&mut self, set: u64, hand: u64) {
+        let bar = self.trick.bar;
+        if self.trick.len == 0 {
+            if set.count_ones() == 1 {
+                fired!(self.count, "TT-P11");
+            } else {
+                fired!(self.count, "TT-P12");
+            }
+            if (0..13).any(|r| hand & !(0xF << (4 * r)) == 0) {
+                fired!(self.count, "TT-P13");
+            }
+            return;
+        }
+        let k = bar.count_ones();
+        if self.params.follow_rule == FollowRule::LowestOnlyIfCannotBeat
+            && beats_or_equals(highest(hand, k), bar)
+        {
+            fired!(self.count, "TT-P14");
+        }
+        if beats_or_equals(set, bar) {
+            fired!(self.count, "TT-P15");
+            if rank_counts(set) == rank_counts(bar) {
+                fired!(self.count, "TT-P16");
+            }
+            if is_lowest_set(set, hand) {
+                fired!(self.count, "TT-P17");
+            }
+        } else {
+            fired!(self.count, "TT-P18");
+        }
+    }
+
     /// §6.2: the bar's holder takes the trick and leads the next one.
     #[inline(never)]
     fn end_trick(&mut self) {
+        fired!(self.count, "TT-P19");
         let winner = self.trick.bar_holder;
         self.tricks.push(self.trick);
         self.start_trick(winner);
@@ -410,6 +476,18 @@ impl TwentyTwo {
         debug_assert!(tied != 0, "the final trick has plays");
         let first = tied.trailing_zeros() as usize;
         let last = 7 - tied.leading_zeros() as usize;
+        if first == last {
+            fired!(self.count, "TT-P20");
+        } else {
+            match self.params.last_trick_tie {
+                LastTrickTie::AllTiedScore => fired!(self.count, "TT-P21"),
+                LastTrickTie::LastPlayedWins => fired!(self.count, "TT-P23"),
+                LastTrickTie::FirstPlayedWins => fired!(self.count, "TT-P24"),
+            }
+            if self.params.tied_dealer == TiedDealer::First {
+                fired!(self.count, "TT-P22");
+            }
+        }
         let (scorers, next_dealer) = match self.params.last_trick_tie {
             LastTrickTie::AllTiedScore => {
                 let all = (0..plays).fold(0u8, |m, i| m | (tied >> i & 1) << t.seats[i]);
@@ -445,6 +523,9 @@ impl TwentyTwo {
             rest &= rest - 1;
             // No branch on the result: which seats go out is random.
             let out = set_value(self.piles[s]) >= self.params.elimination_score;
+            if out {
+                fired!(self.count, "TT-P25");
+            }
             self.active &= !(u8::from(out) << s);
             self.out_hand[s] = if out {
                 self.hand_number
@@ -459,16 +540,28 @@ impl TwentyTwo {
 // §7 Hand end, game end, placements
 // ---------------------------------------------------------------------------
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     /// Two or more left: the next hand, dealt by `next_dealer` even if out (TT-17).
     fn end_hand(&mut self, next_dealer: u8) {
         let mut cards = [0u8; 52];
         if self.active_count() >= 2 {
+            fired!(self.count, "TT-P26");
             self.hand_number += 1;
             self.dealer = next_dealer;
             let len = self.shuffled_pool(&mut cards);
             self.deal(&cards, len);
             return;
+        }
+        if self.active_count() == 1 {
+            fired!(self.count, "TT-P27");
+        } else if C::ON {
+            fired!(self.count, "TT-P28");
+            let last = (0..self.n()).filter(|&s| self.out_hand[s] == self.hand_number);
+            let scores: Vec<i64> = last.map(|s| set_value(self.piles[s])).collect();
+            let lowest = scores.iter().min().copied().unwrap_or(0);
+            if scores.iter().filter(|&&s| s == lowest).count() > 1 {
+                fired!(self.count, "TT-P29");
+            }
         }
         self.phase = Phase::GameOver;
         self.to_act = NONE;
@@ -494,13 +587,18 @@ impl TwentyTwo {
     }
 }
 
-impl Outcome for TwentyTwo {
+impl<C: Count> Outcome for TwentyTwo<C> {
     fn scores(&self) -> Vec<i64> {
         (0..self.n()).map(|s| set_value(self.piles[s])).collect()
     }
 
     fn final_placements(&self) -> Vec<u32> {
         competition_placements(self.n(), |a, b| self.standing(a) < self.standing(b))
+    }
+
+    /// Hands dealt so far.
+    fn rounds(&self) -> u32 {
+        self.hand_number
     }
 }
 
@@ -906,7 +1004,7 @@ impl Subsets {
     }
 }
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     pub(super) fn n(&self) -> usize {
         self.params.players
     }

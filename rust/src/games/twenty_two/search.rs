@@ -2,6 +2,7 @@
 //! knows about the cards hidden from it (floors and ceilings its follows
 //! showed), and deals that honour it.
 
+use crate::points::Count;
 use super::bots::card_list;
 use super::json::{bad, card_set, card_text, per_seat, seat_of, set_texts};
 use super::rules::{at_least, beats_or_equals, canonical_card, highest, rank_counts, rank_of, set_value};
@@ -55,7 +56,7 @@ impl Knowledge {
     /// within their floors and ceilings: earliest ceiling first, card by card
     /// in rank order (optimal for such interval constraints; cards may be
     /// left over for the discards and the stock).
-    fn feasible(&self, state: &TwentyTwo, rest: &[u8], pool: u64) -> bool {
+    fn feasible<C: Count>(&self, state: &TwentyTwo<C>, rest: &[u8], pool: u64) -> bool {
         let mut need = [0u32; MAX_PLAYERS];
         for &s in rest {
             need[s as usize] = state.hands[s as usize].count_ones();
@@ -82,11 +83,11 @@ impl Knowledge {
     /// deals. Under the variant a hand is redrawn while it breaks a weak follow
     /// of several cards or leaves the later seats no possible hand. False if
     /// no deal was found.
-    fn deal(
+    fn deal<C: Count>(
         &self,
-        state: &TwentyTwo,
+        state: &TwentyTwo<C>,
         seat: usize,
-        g: &mut TwentyTwo,
+        g: &mut TwentyTwo<C>,
         rng: &mut SplitMix64,
     ) -> bool {
         let n = state.n();
@@ -158,7 +159,7 @@ impl Knowledge {
     }
 }
 
-impl Search for TwentyTwo {
+impl<C: Count> Search for TwentyTwo<C> {
     /// The other hands, the other seats' discards and the stock dealt anew from
     /// the cards hidden from `seat`, keeping every size and every constraint
     /// the plays of this hand put on a hand (see [`Knowledge`]); the generator
@@ -354,7 +355,7 @@ impl Search for TwentyTwo {
     }
 }
 
-impl TwentyTwo {
+impl<C: Count> TwentyTwo<C> {
     /// What `seat`'s view of this state says about the cards hidden from it.
     pub(super) fn knowledge(&self, seat: usize) -> Knowledge {
         let mut know = Knowledge {

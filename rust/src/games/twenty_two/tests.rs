@@ -10,6 +10,9 @@ use crate::params::{Param, Variant, VariantKeys};
 use crate::rng::SplitMix64;
 use serde_json::{json, Value};
 
+/// The state the tests play: plain play, rule points not counted.
+type TwentyTwo = super::TwentyTwo;
+
 fn params(players: i64, given: &[(&str, Param)]) -> Result<Params, Error> {
     crate::games::parse_params::<TwentyTwo>(
         players,
