@@ -49,3 +49,11 @@ def _no_bot_sandbox_outlives_its_test() -> Iterator[None]:
     from cardref.tournament.botserver import close_servers
 
     close_servers()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The headless browser the page tests open pages in (tests/browser.py)."""
+    from browser import find_chromium
+
+    return find_chromium()

@@ -6,16 +6,11 @@ size, the histogram bars) and dumps it into the DOM for ``--dump-dom``."""
 from __future__ import annotations
 
 import json
-import re
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from browser import probe
 
 from cardref.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
 
 PROBE = """<script>
 window.addEventListener("load", () => {
@@ -47,34 +42,13 @@ window.addEventListener("load", () => {
 </script>"""
 
 
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        subprocess.run(["sh", str(ROOT / "scripts" / "ci-system-deps.sh")], check=False,
-                       capture_output=True, timeout=900)
-        found = shutil.which("chromium")
-    assert found, "chromium is not installed; run scripts/ci-system-deps.sh"
-    return found
-
-
 def test_the_analysis_page_draws_every_figure(chromium: str, tmp_path: Path) -> None:
     page, data = tmp_path / "a.html", tmp_path / "a.json"
     assert main(["analyze", "take5", "--games", "3000", "--skill-games", "2000", "--compare",
                  "end_rule=more_than", "--html", str(page), "--json", str(data),
                  "--quiet"]) == 0
     result = json.loads(data.read_text(encoding="utf-8"))
-    probe = tmp_path / "probe.html"
-    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"),
-                     encoding="utf-8")
-    done = subprocess.run(
-        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", probe.as_uri()],
-        capture_output=True, text=True, timeout=120)
-    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.DOTALL)
-    assert found, done.stderr[-2000:]
-    seen = json.loads(found.group(1).replace("&amp;", "&").replace("&lt;", "<")
-                      .replace("&gt;", ">").replace("&quot;", '"'))
+    seen = probe(chromium, page, PROBE, tmp_path)
 
     # The seats table as rendered: one row per seat, the win share with its interval.
     assert len(seen["rows"]) == 4

@@ -14,16 +14,11 @@ view only its own. Chromium comes from ``scripts/ci-system-deps.sh``.
 from __future__ import annotations
 
 import json
-import re
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
+from browser import probe
 
 import cardref
-
-ROOT = Path(__file__).resolve().parents[1]
 
 GAMES = {  # small tables and short games: the page holds every step
     "take5": (3, {"end_score": 12}),
@@ -81,32 +76,6 @@ window.addEventListener("load", () => {
   document.body.appendChild(pre);
 });
 </script>"""
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        subprocess.run(["sh", str(ROOT / "scripts" / "ci-system-deps.sh")], check=False,
-                       capture_output=True, timeout=900)
-        found = shutil.which("chromium")
-    assert found, "chromium is not installed; run scripts/ci-system-deps.sh"
-    return found
-
-
-def _shown(chromium: str, page: Path, workspace: Path) -> list[dict]:
-    probe = workspace / "probe.html"
-    probe.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
-    done = subprocess.run(
-        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-         f"--user-data-dir={workspace / 'profile'}", "--window-size=1400,1000", "--dump-dom",
-         probe.as_uri()], capture_output=True, text=True, timeout=120)
-    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.DOTALL)
-    assert found, done.stderr[-2000:]
-    text = found.group(1)
-    for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&amp;", "&")):
-        text = text.replace(entity, char)
-    return json.loads(text)
 
 
 def _table(game: str, state: dict) -> dict[str, list[str]]:
@@ -167,7 +136,7 @@ def test_the_page_steps_through_every_game(game, chromium, tmp_path):
         states.append(json.loads(state.to_json()))
     assert state.is_terminal()
 
-    shown = _shown(chromium, page, tmp_path)
+    shown = probe(chromium, page, PROBE, tmp_path, window="1400,1000")
     last, mid = len(played.actions), len(played.actions) // 2
     assert [r["step"] for r in shown] == [0, 3, 2, mid, last, 0, mid, mid + 1, mid + 2, mid + 2,
                                           last, last]

@@ -10,16 +10,11 @@ size and colour of every chart mark — and dumps it into the DOM, which
 from __future__ import annotations
 
 import json
-import re
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
+from browser import probe
 
 from cardref.cli import main
-
-ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """<script>
 window.addEventListener("load", () => {
@@ -72,17 +67,6 @@ path = "bots/first.py"
 """
 
 
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        subprocess.run(["sh", str(ROOT / "scripts" / "ci-system-deps.sh")], check=False,
-                       capture_output=True, timeout=900)
-        found = shutil.which("chromium")
-    assert found, "chromium is not installed; run scripts/ci-system-deps.sh"
-    return found
-
-
 def test_the_html_report_shows_standings_and_ci_chart(chromium, make_config, workspace,
                                                       capsys):
     config = make_config(CONFIG)
@@ -93,18 +77,7 @@ def test_the_html_report_shows_standings_and_ci_chart(chromium, make_config, wor
     standings = json.loads(capsys.readouterr().out)["standings"]
     page = workspace / "report.html"
     assert main(["report", str(results), "--format", "html", "-o", str(page)]) == 0
-    probe = workspace / "probe.html"
-    probe.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
-
-    done = subprocess.run(
-        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-         f"--user-data-dir={workspace / 'profile'}", "--dump-dom", probe.as_uri()],
-        capture_output=True, text=True, timeout=120,
-    )
-    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.DOTALL)
-    assert found, done.stderr[-2000:]
-    seen = json.loads(found.group(1).replace("&amp;", "&").replace("&lt;", "<")
-                      .replace("&gt;", ">").replace("&quot;", '"'))
+    seen = probe(chromium, page, PROBE, workspace)
 
     assert "take5, 4 players" in seen["summary"] and "24 of 24 games" in seen["summary"]
     # The standings table, as rendered: rank order, names, mean placement with its CI.
