@@ -131,6 +131,25 @@ fn check_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     seed.extract::<u64>().map_err(|_| bad())
 }
 
+/// The checked inputs of a native run (`simulate`, `analyse`): the bots, the
+/// seed (0 when absent) and the thread count (every core when absent).
+fn run_inputs(
+    bots: &[String],
+    seed: Option<&Bound<'_, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<(Vec<Bot>, u64, usize)> {
+    let seed = seed.map(check_seed).transpose()?.unwrap_or(0);
+    let parsed = bots
+        .iter()
+        .map(|b| Bot::parse(b))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(to_py_err)?;
+    if threads == Some(0) {
+        return Err(InvalidParamsError::new_err("threads: must be at least 1"));
+    }
+    Ok((parsed, seed, threads.unwrap_or_else(sim::default_threads)))
+}
+
 fn check_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     let list = deck.cast::<PyList>().map_err(|_| {
         InvalidDeckError::new_err(
@@ -327,16 +346,7 @@ impl PyGame {
         threads: Option<usize>,
         records: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let seed = seed.map(check_seed).transpose()?.unwrap_or(0);
-        let parsed = bots
-            .iter()
-            .map(|b| Bot::parse(b))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(to_py_err)?;
-        if threads == Some(0) {
-            return Err(InvalidParamsError::new_err("threads: must be at least 1"));
-        }
-        let threads = threads.unwrap_or_else(sim::default_threads);
+        let (parsed, seed, threads) = run_inputs(&bots, seed, threads)?;
         let config = self.config.clone();
         let (totals, seconds) = py
             .detach(move || {
@@ -431,16 +441,7 @@ impl PyGame {
         mixed: bool,
         rule_points: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let seed = seed.map(check_seed).transpose()?.unwrap_or(0);
-        let parsed = bots
-            .iter()
-            .map(|b| Bot::parse(b))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(to_py_err)?;
-        if threads == Some(0) {
-            return Err(InvalidParamsError::new_err("threads: must be at least 1"));
-        }
-        let threads = threads.unwrap_or_else(sim::default_threads);
+        let (parsed, seed, threads) = run_inputs(&bots, seed, threads)?;
         let lineup = if mixed {
             Lineup::Mixed(parsed)
         } else {
