@@ -239,6 +239,56 @@ def test_no_notes_survive_from_one_game_to_the_next(run, workers):
     _honest_ok(games)
 
 
+ANYWHERE = """
+    import os
+
+    OWN = ("/proc", "/tmp", "/dev/shm")  # process entries, and the seat's own tmpfs
+
+    def writable():
+        \"\"\"Every folder outside the seat's own where a file can be made: on
+        the mounts that are not read-only (nothing can be made on the others).\"\"\"
+        mounts = [line.split() for line in open("/proc/self/mountinfo")]
+        tops = [m[4] for m in mounts if "rw" in m[5].split(",") and os.path.isdir(m[4])]
+        found = []
+        for mount in tops:
+            for top, folders, _ in os.walk(mount):
+                if top in OWN or top.startswith(tuple(own + "/" for own in OWN)):
+                    folders[:] = []
+                    continue
+                try:
+                    os.close(os.open(os.path.join(top, ".cardref-notes"),
+                                     os.O_CREAT | os.O_WRONLY))
+                    found.append(top)
+                except OSError:
+                    pass
+        return found
+
+    class Bot:
+        def start(self, info):
+            found = writable()
+            for terminal in ("/dev/ptmx", "/dev/pts/ptmx"):
+                try:
+                    os.close(os.open(terminal, os.O_RDWR | os.O_NOCTTY))
+                    found.append(terminal + " (a pseudo-terminal every seat shares)")
+                except OSError:
+                    pass
+            if found:
+                raise RuntimeError("could write into " + ", ".join(found))
+
+        def act(self, observation, legal_actions):
+            return legal_actions[0]
+"""
+
+
+def test_a_seat_can_write_nowhere_but_its_own_tmpfs(run):
+    # Anywhere else would hold notes for the next game (a bot server's seats
+    # share its whole filesystem) or be a line between two seats of a table.
+    field = _bot_entry("anywhere", run.bot("anywhere", ANYWHERE))
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field)["games"]
+    assert set(_statuses(games, "anywhere")) == {"ok"}, [g["messages"] for g in games]
+
+
 RANDOM = """
     import random
 

@@ -15,6 +15,7 @@ sandbox's filesystem is built from nothing; everything in it is read-only:
   ``/cardref/site``, and a ``module`` bot's own top-level package;
 - the bot's submission (a file, or a folder), under ``/cardref/submission``;
 - files named in a ``command`` bot's command line, at their own paths.
+- ``/dev``, with only ``null``, ``zero``, ``full``, ``random`` and ``urandom``.
 
 Nothing of the organiser's (the config, the results, other submissions, the
 tournament folder, the import path, ``$HOME``) and no world-writable host
@@ -47,6 +48,8 @@ STAGE = Path(__file__).with_name("stage.py")
 SDK_FILES = ("sdk.py", "seatserver.py")
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache",)
+#: The devices a bot may open: each a sink or a source, none a channel.
+DEVICES = ("null", "zero", "full", "random", "urandom")
 ENVIRONMENT = {
     "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp",
     "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0",
@@ -139,6 +142,21 @@ def _system(mounts: Mounts) -> None:
     for path in SYSTEM_FILES:
         if os.path.isfile(path):
             mounts.bind(path, path)
+
+
+def _devices() -> list[str]:
+    """A read-only ``/dev`` of harmless devices, and ``/dev/shm`` for each seat
+    to mount its tmpfs on. Not bubblewrap's ``--dev``: its ``/dev`` is a
+    writable tmpfs, and its pseudo-terminals a shared instance, which every
+    seat of a server would see (notes from one game for the next, a line
+    between two seats of one table)."""
+    args = ["--tmpfs", "/dev"]
+    for name in DEVICES:
+        args += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    for i, name in enumerate(("stdin", "stdout", "stderr")):
+        args += ["--symlink", f"/proc/self/fd/{i}", f"/dev/{name}"]
+    return [*args, "--symlink", "/proc/self/fd", "/dev/fd", "--dir", "/dev/shm",
+            "--remount-ro", "/dev"]
 
 
 def interpreter() -> str:
@@ -249,7 +267,7 @@ def server_command(kind: str, target: str, limits: dict[str, Any], packages: tup
     command = ["bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net",
                "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session",
                "--as-pid-1",
-               "--hostname", "bot", *mounts.args, "--proc", "/proc", "--dev", "/dev",
+               "--hostname", "bot", *mounts.args, "--proc", "/proc", *_devices(),
                "--dir", "/tmp", "--remount-ro", "/", "--clearenv"]
     for key, value in ENVIRONMENT.items():
         command += ["--setenv", key, value]
