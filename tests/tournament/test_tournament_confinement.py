@@ -485,6 +485,36 @@ def test_a_cpu_thief_runs_only_on_its_own_turns(run):
             assert used <= sum(walls) + 0.02, (used, walls)
 
 
+EARLY = """
+    import json, select, sys, time
+
+    base = time.process_time()
+    while not select.select([sys.stdin], [], [], 0)[0]:
+        pass  # before its first request: burn whatever CPU it is let have
+    early = time.process_time() - base
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request["type"] == "hello":
+            reply = {"type": "ready"}
+        else:
+            reply = {"type": "error", "error": "Report", "message": f"cpu {early:.4f}"}
+        sys.stdout.write(json.dumps(reply) + "\\n")
+        sys.stdout.flush()
+"""
+
+
+def test_a_program_runs_nothing_before_its_first_request(run):
+    # Each seat is made while the game before it plays: a program started
+    # then would think, unmetered, through the other bots' turns.
+    field = _command_bot("early", EARLY) + _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field)["games"]
+    _honest_ok(games, "early")
+    assert set(_statuses(games, "early")) == {"error"}
+    used = [float(g["messages"][g["seating"].index("early")].split("cpu ")[1]) for g in games]
+    # Started at its first request, it finds the request already waiting.
+    assert max(used) < 0.02, used
+
+
 # Holding more than the limits ---------------------------------------------------------------
 
 HOARDER = """

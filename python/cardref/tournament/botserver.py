@@ -33,7 +33,10 @@ def _proc_pid(pidfd: int) -> int:
     with open(f"/proc/self/fdinfo/{pidfd}") as f:
         for line in f:
             if line.startswith("Pid:"):
-                return int(line.split()[1])
+                pid = int(line.split()[1])
+                if pid <= 0:
+                    raise ConfinementError("the seat ended before it was handed over")
+                return pid
     raise ConfinementError("this kernel does not report a pidfd's pid (Linux 5.4+ needed)")
 
 
@@ -212,8 +215,13 @@ class BotServer:
             raise ConfinementError(f"the bot server could not make a seat: "
                                    f"{reply.get('message', reply)}")
         pidfd, stdin, stdout, stderr, status = fds
-        control = PidfdControl(pidfd, status, self.limits.processes)
-        control.stop()
+        try:
+            control = PidfdControl(pidfd, status, self.limits.processes)
+        except (OSError, ConfinementError) as e:
+            for fd in fds:
+                os.close(fd)
+            raise ConfinementError(f"the bot server could not make a seat: {e}") from None
+        control.halted = True  # the server stopped it before handing it over
         return SeatProcess(stdin, stdout, stderr, control, self.limits)
 
     def _end_sandbox(self) -> bool:
