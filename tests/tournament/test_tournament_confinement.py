@@ -485,6 +485,70 @@ def test_a_cpu_thief_runs_only_on_its_own_turns(run):
             assert used <= sum(walls) + 0.02, (used, walls)
 
 
+SLEEPER = """
+    import json, os, select, socket, struct, sys, time
+
+    # A read that ends by itself: a socket nobody writes to, with a timeout.
+    alarm = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    alarm.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.pack("ll", 0, 1000))
+
+    def answer(reply):
+        sys.stdout.write(json.dumps(reply) + "\\n")
+        sys.stdout.flush()
+
+    turns, base = 0, 0.0
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request["type"] == "act":
+            turns += 1
+            if turns == 1:
+                base = time.process_time()
+            if turns == 10:
+                answer({"type": "error", "error": "Report",
+                        "message": f"cpu {time.process_time() - base:.4f}"})
+                break
+        if request["type"] == "act":
+            answer({"type": "action", "action": request["legal"][0]})
+        else:
+            answer({"type": "ready" if request["type"] == "hello" else "done"})
+        try:
+            os.read(alarm.fileno(), 1)  # looks blocked reading its next request
+        except OSError:
+            pass
+        while not select.select([sys.stdin], [], [], 0)[0]:
+            pass  # then awake while the others think
+"""
+
+THINKER = """
+    import time
+
+    class Bot:
+        def act(self, observation, legal_actions):
+            end = time.process_time() + 0.02
+            while time.process_time() < end:
+                pass
+            return legal_actions[-1]
+"""
+
+
+def test_a_seat_that_only_looks_idle_is_stopped_too(run):
+    # A seat blocked reading its next request is left running (it cannot wake
+    # up before the referee writes it); one blocked reading anything else can.
+    field = _command_bot("sleeper", SLEEPER)
+    field += _bot_entry("thinker", run.bot("thinker", THINKER))
+    games = run.play(field)["games"]
+    _honest_ok(games, "sleeper")
+    with Store(run.folder / "results.sqlite") as store:
+        for game in games:
+            seat = game["seating"].index("sleeper")
+            walls = [sec for s, actor, _, sec in store.actions(game["key"])
+                     if s == seat and actor == "bot"]
+            assert "cpu " in game["messages"][seat], game["messages"][seat]
+            used = float(game["messages"][seat].split("cpu ")[1])
+            # The thinker alone thinks 0.02 s of CPU a round.
+            assert len(walls) == 9 and used <= sum(walls) + 0.02, (used, walls)
+
+
 EARLY = """
     import json, select, sys, time
 
