@@ -676,6 +676,25 @@ def test_markup_and_terminal_escapes_in_a_message_stay_text(run):
     assert "[/] [bold red]boom" in again["out"]
 
 
+def test_a_submissions_own_files_cannot_stop_the_referee(run):
+    # The referee reads a submission folder (its hash, the imports its bot
+    # server preloads) before any seat is confined: whatever a file there is,
+    # the referee neither hangs, nor fills its memory, nor lets a module of
+    # the bot's choosing run in the server.
+    folder = run.folder / "bots" / "tricky"
+    folder.mkdir()
+    (folder / "bot.py").write_text(textwrap.dedent(RANDOM))
+    os.mkfifo(folder / "fifo.py")  # a read that never ends
+    (folder / "zero.py").symlink_to("/dev/zero")  # one that never stops
+    (folder / "loop").symlink_to(".")
+    (folder / "deep.py").write_text("x = " + "-" * 100_000 + "1\n")  # too deep to parse
+    # Never imported by the bot; a server preloading them would exit or start programs.
+    (folder / "unused.py").write_text("import lib2to3.__main__, unittest.__main__, antigravity\n")
+    field = _bot_entry("tricky", "bots/tricky") + _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field)["games"]
+    assert set(_statuses(games, "tricky")) == {"ok"}, [g["messages"] for g in games]
+
+
 # Faults of the referee, and the weaker isolation ------------------------------------------
 
 def test_a_fault_of_the_referee_is_not_stored_and_a_resume_plays_the_game(run, monkeypatch,

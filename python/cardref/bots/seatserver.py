@@ -45,6 +45,7 @@ import select
 import shutil
 import signal
 import socket
+import stat
 import struct
 import sys
 from typing import Any, Callable, NoReturn
@@ -123,12 +124,20 @@ def _copy_submission(spec: dict[str, Any]) -> str:
         return ""
     source, work = bot["source"], "/tmp/bot"
     if os.path.isdir(source):
-        shutil.copytree(source, work, symlinks=True)
+        shutil.copytree(source, work, symlinks=True, ignore=_special_files)
         return work
     os.mkdir(work)
     target = os.path.join(work, os.path.basename(source))
     shutil.copyfile(source, target)
     return target
+
+
+def _special_files(folder: str, names: list[str]) -> list[str]:
+    """The entries of a submission's folder left out of its copy: all but
+    files, folders and links (a FIFO would block the copy)."""
+    plain = (stat.S_ISREG, stat.S_ISDIR, stat.S_ISLNK)
+    return [name for name in names
+            if not any(kind(os.lstat(os.path.join(folder, name)).st_mode) for kind in plain)]
 
 
 def _limit(limits: dict[str, Any]) -> None:

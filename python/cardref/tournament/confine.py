@@ -35,11 +35,12 @@ import itertools
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, BinaryIO, Optional
 
 from . import seccomp
 
@@ -203,29 +204,66 @@ PRELOAD = ("random", "math", "collections", "itertools", "functools", "heapq", "
            "dataclasses", "typing", "copy", "time", "re")
 
 
+#: Standard-library modules that act when imported (print, open a browser,
+#: start a program): never imported by a bot server, like any ``__main__``.
+ACTS_ON_IMPORT = frozenset({"antigravity", "this", "idlelib.idle"})
+#: The largest source file of a submission read for its imports.
+SOURCE_BYTES = 1 << 20
+
+
+def open_regular(path: Path) -> Optional[BinaryIO]:
+    """``path`` opened for reading if it is a regular file and not a symbolic
+    link, else None. A submission is a stranger's folder: what looks like a
+    source file may be a FIFO (a read that never ends), a link to
+    ``/dev/zero`` (one that never stops) or to a file of the host."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return os.fdopen(fd, "rb")
+
+
+def _imports(source: bytes) -> set[str]:
+    """The absolute imports of a source file (none if it does not parse)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()  # the bot's own load will report it
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return names
+
+
 def preload(kind: str, target: str) -> list[str]:
     """The standard-library modules a bot server loads before any seat: the
     usual ones and those a path bot's files import, less any module the
-    submission has a file of its own for (its own ``random.py`` must win)."""
+    submission has a file of its own for (its own ``random.py`` must win)
+    and any that acts when imported (the server runs no program of a bot's
+    choosing)."""
     names = set(PRELOAD)
     if kind == "path":
         root = Path(target)
         files = sorted(root.rglob("*.py")) if root.is_dir() else [root]
         for file in files[:200]:
-            try:
-                tree = ast.parse(file.read_bytes())
-            except (SyntaxError, ValueError, OSError):
-                continue  # the bot's own load will report it
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Import):
-                    names.update(alias.name for alias in node.names)
-                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                    names.add(node.module)
+            f = open_regular(file)
+            if f is not None:
+                with f:
+                    source = f.read(SOURCE_BYTES + 1)
+                if len(source) <= SOURCE_BYTES:
+                    names |= _imports(source)
         own = {p.stem for p in files} | ({p.name for p in root.iterdir() if p.is_dir()}
                                          if root.is_dir() else set())
         names = {n for n in names if n.split(".")[0] not in own}
     stdlib = getattr(sys, "stdlib_module_names", frozenset(PRELOAD))
-    return sorted(n for n in names if n.split(".")[0] in stdlib)
+    return sorted(n for n in names if n.split(".")[0] in stdlib and n not in ACTS_ON_IMPORT
+                  and not any(part.startswith("_") for part in n.split(".")))
 
 
 def server_command(kind: str, target: str, limits: dict[str, Any], packages: tuple[str, ...],
