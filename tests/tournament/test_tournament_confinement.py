@@ -617,6 +617,48 @@ def test_shared_memory_and_disk_are_capped(run):
     assert set(_statuses(games, "hoarder")) == {"ok"}, [g["messages"] for g in games]
 
 
+KERNEL_HOARDER = """
+    import fcntl, os
+
+    MIB = 1 << 20
+
+    class Bot:
+        def act(self, observation, legal_actions):
+            got, held = [], []
+            try:  # anonymous files: memory no process maps and no tmpfs counts
+                for _ in range(3):
+                    memory = os.memfd_create("notes")
+                    held.append(memory)
+                    for _ in range(100):
+                        os.write(memory, b"x" * MIB)
+                got.append("300 MiB in anonymous files")
+            except OSError:
+                pass
+            try:  # pipe buffers, grown to the largest size allowed
+                read, write = os.pipe()
+                held += [read, write]
+                fcntl.fcntl(write, 1031, MIB)  # F_SETPIPE_SZ: 16 times the usual
+                got.append("a pipe of 1 MiB")
+            except OSError:
+                pass
+            for fd in held:
+                os.close(fd)
+            if got:
+                raise RuntimeError("held " + ", ".join(got))
+            return legal_actions[0]
+"""
+
+
+def test_memory_outside_the_limits_is_refused(run):
+    # Neither RLIMIT_AS nor the tmpfs counts an anonymous file's pages or a
+    # pipe's buffer: up to open_files of them would hold that much each.
+    field = _bot_entry("hoarder", run.bot("hoarder", KERNEL_HOARDER))
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    limits = "memory_mb = 256\ndisk_mb = 16\noutput_bytes = 134217728"
+    games = run.play(field, limits=limits)["games"]
+    assert set(_statuses(games, "hoarder")) == {"ok"}, [g["messages"] for g in games]
+
+
 # Stopping the referee ----------------------------------------------------------------------
 
 def _command_bot(name: str, code: str) -> str:
