@@ -701,7 +701,8 @@ def test_a_deeply_nested_reply_is_the_bots_failure(run, code, status):
 SHOUTS = """
     class Bot:
         def act(self, observation, legal_actions):
-            raise RuntimeError("[/] [bold red]boom \\x1b[2J\\x1b]0;owned\\x07 \\r done")
+            raise RuntimeError("[/] [bold red]boom \\x1b[2J\\x1b]0;owned\\x07 \\r done"
+                               " \\u202eraeh ti yas\\u200b")  # right to left, zero width
 """
 
 
@@ -710,9 +711,10 @@ def test_markup_and_terminal_escapes_in_a_message_stay_text(run):
     field += _bot_entry("random", run.bot("random", RANDOM))
     result = run.play(field)
     assert set(_statuses(result["games"], "shouts")) == {"error"}
-    assert "\x1b" not in result["out"] and "\x07" not in result["out"]
+    for hidden in ("\x1b", "\x07", "\u202e", "\u200b"):  # none reaches a terminal or page
+        assert hidden not in result["out"], repr(hidden)
     message = result["games"][0]["messages"][result["games"][0]["seating"].index("shouts")]
-    assert "[/] [bold red]boom \\x1b[2J\\x1b]0;owned\\x07 \\r done" in message
+    assert "[/] [bold red]boom \\x1b[2J\\x1b]0;owned\\x07 \\r done \\u202eraeh" in message
     assert "[/] [bold red]boom" in result["out"]  # shown as it was written, not as markup
     again = run.play(field)  # and a resume prints the same table again
     assert "[/] [bold red]boom" in again["out"]
