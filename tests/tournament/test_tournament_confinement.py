@@ -739,6 +739,28 @@ def test_a_submissions_own_files_cannot_stop_the_referee(run):
     assert set(_statuses(games, "tricky")) == {"ok"}, [g["messages"] for g in games]
 
 
+SURROGATES = """
+    import sys
+    for line in sys.stdin:
+        # Valid JSON, but no UTF-8 can hold a lone surrogate.
+        sys.stdout.write('{"type": "error", "error": "\\\\udc80", "message": "\\\\ud800",'
+                         ' "traceback": "\\\\udfff"}\\n')
+        sys.stdout.flush()
+"""
+
+
+def test_a_reply_that_no_utf8_can_hold_is_the_bots_failure(run):
+    field = _command_bot("surrogates", SURROGATES)
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field)["games"]
+    assert set(_statuses(games, "surrogates")) == {"error"}, [g["messages"] for g in games]
+    _honest_ok(games, "surrogates")
+    game = games[0]
+    seat = game["seating"].index("surrogates")
+    assert game["messages"][seat] == "start: raised \\udc80: \\ud800", game["messages"][seat]
+    assert game["tracebacks"][seat] == "\\udfff"
+
+
 # Faults of the referee, and the weaker isolation ------------------------------------------
 
 def test_a_fault_of_the_referee_is_not_stored_and_a_resume_plays_the_game(run, monkeypatch,
