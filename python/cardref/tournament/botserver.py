@@ -27,7 +27,6 @@ from . import confine
 from .confine import ConfinementError
 from .sandbox import BotFailure, Limits, SeatProcess
 
-
 #: Where a task asleep reading a pipe waits (``/proc/PID/wchan``; the name
 #: changed in Linux 6.x).
 PIPE_READ = (b"pipe_read", b"anon_pipe_read")
