@@ -239,6 +239,56 @@ def test_no_notes_survive_from_one_game_to_the_next(run, workers):
     _honest_ok(games)
 
 
+ANYWHERE = """
+    import os
+
+    OWN = ("/proc", "/tmp", "/dev/shm")  # process entries, and the seat's own tmpfs
+
+    def writable():
+        \"\"\"Every folder outside the seat's own where a file can be made: on
+        the mounts that are not read-only (nothing can be made on the others).\"\"\"
+        mounts = [line.split() for line in open("/proc/self/mountinfo")]
+        tops = [m[4] for m in mounts if "rw" in m[5].split(",") and os.path.isdir(m[4])]
+        found = []
+        for mount in tops:
+            for top, folders, _ in os.walk(mount):
+                if top in OWN or top.startswith(tuple(own + "/" for own in OWN)):
+                    folders[:] = []
+                    continue
+                try:
+                    os.close(os.open(os.path.join(top, ".cardref-notes"),
+                                     os.O_CREAT | os.O_WRONLY))
+                    found.append(top)
+                except OSError:
+                    pass
+        return found
+
+    class Bot:
+        def start(self, info):
+            found = writable()
+            for terminal in ("/dev/ptmx", "/dev/pts/ptmx"):
+                try:
+                    os.close(os.open(terminal, os.O_RDWR | os.O_NOCTTY))
+                    found.append(terminal + " (a pseudo-terminal every seat shares)")
+                except OSError:
+                    pass
+            if found:
+                raise RuntimeError("could write into " + ", ".join(found))
+
+        def act(self, observation, legal_actions):
+            return legal_actions[0]
+"""
+
+
+def test_a_seat_can_write_nowhere_but_its_own_tmpfs(run):
+    # Anywhere else would hold notes for the next game (a bot server's seats
+    # share its whole filesystem) or be a line between two seats of a table.
+    field = _bot_entry("anywhere", run.bot("anywhere", ANYWHERE))
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field)["games"]
+    assert set(_statuses(games, "anywhere")) == {"ok"}, [g["messages"] for g in games]
+
+
 RANDOM = """
     import random
 
@@ -435,6 +485,100 @@ def test_a_cpu_thief_runs_only_on_its_own_turns(run):
             assert used <= sum(walls) + 0.02, (used, walls)
 
 
+SLEEPER = """
+    import json, os, select, socket, struct, sys, time
+
+    # A read that ends by itself: a socket nobody writes to, with a timeout.
+    alarm = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    alarm.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.pack("ll", 0, 1000))
+
+    def answer(reply):
+        sys.stdout.write(json.dumps(reply) + "\\n")
+        sys.stdout.flush()
+
+    turns, base = 0, 0.0
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request["type"] == "act":
+            turns += 1
+            if turns == 1:
+                base = time.process_time()
+            if turns == 10:
+                answer({"type": "error", "error": "Report",
+                        "message": f"cpu {time.process_time() - base:.4f}"})
+                break
+        if request["type"] == "act":
+            answer({"type": "action", "action": request["legal"][0]})
+        else:
+            answer({"type": "ready" if request["type"] == "hello" else "done"})
+        try:
+            os.read(alarm.fileno(), 1)  # looks blocked reading its next request
+        except OSError:
+            pass
+        while not select.select([sys.stdin], [], [], 0)[0]:
+            pass  # then awake while the others think
+"""
+
+THINKER = """
+    import time
+
+    class Bot:
+        def act(self, observation, legal_actions):
+            end = time.process_time() + 0.02
+            while time.process_time() < end:
+                pass
+            return legal_actions[-1]
+"""
+
+
+def test_a_seat_that_only_looks_idle_is_stopped_too(run):
+    # A seat blocked reading its next request is left running (it cannot wake
+    # up before the referee writes it); one blocked reading anything else can.
+    field = _command_bot("sleeper", SLEEPER)
+    field += _bot_entry("thinker", run.bot("thinker", THINKER))
+    games = run.play(field)["games"]
+    _honest_ok(games, "sleeper")
+    with Store(run.folder / "results.sqlite") as store:
+        for game in games:
+            seat = game["seating"].index("sleeper")
+            walls = [sec for s, actor, _, sec in store.actions(game["key"])
+                     if s == seat and actor == "bot"]
+            assert "cpu " in game["messages"][seat], game["messages"][seat]
+            used = float(game["messages"][seat].split("cpu ")[1])
+            # The thinker alone thinks 0.02 s of CPU a round.
+            assert len(walls) == 9 and used <= sum(walls) + 0.02, (used, walls)
+
+
+EARLY = """
+    import json, select, sys, time
+
+    base = time.process_time()
+    while not select.select([sys.stdin], [], [], 0)[0]:
+        pass  # before its first request: burn whatever CPU it is let have
+    early = time.process_time() - base
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request["type"] == "hello":
+            reply = {"type": "ready"}
+        else:
+            reply = {"type": "error", "error": "Report", "message": f"cpu {early:.4f}"}
+        sys.stdout.write(json.dumps(reply) + "\\n")
+        sys.stdout.flush()
+"""
+
+
+def test_a_program_runs_nothing_before_its_first_request(run):
+    # Each seat is made while the game before it plays: a program started
+    # then would think, unmetered, through the other bots' turns.
+    field = _command_bot("early", EARLY) + _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field)["games"]
+    _honest_ok(games, "early")
+    assert set(_statuses(games, "early")) == {"error"}
+    used = [float(g["messages"][g["seating"].index("early")].split("cpu ")[1]) for g in games]
+    # Started at its first request, it finds the request already waiting.
+    assert max(used) < 0.02, used
+
+
 # Holding more than the limits ---------------------------------------------------------------
 
 HOARDER = """
@@ -470,6 +614,48 @@ def test_shared_memory_and_disk_are_capped(run):
     field = _bot_entry("hoarder", run.bot("hoarder", HOARDER))
     field += _bot_entry("random", run.bot("random", RANDOM))
     games = run.play(field, limits="disk_mb = 16\noutput_bytes = 134217728")["games"]
+    assert set(_statuses(games, "hoarder")) == {"ok"}, [g["messages"] for g in games]
+
+
+KERNEL_HOARDER = """
+    import fcntl, os
+
+    MIB = 1 << 20
+
+    class Bot:
+        def act(self, observation, legal_actions):
+            got, held = [], []
+            try:  # anonymous files: memory no process maps and no tmpfs counts
+                for _ in range(3):
+                    memory = os.memfd_create("notes")
+                    held.append(memory)
+                    for _ in range(100):
+                        os.write(memory, b"x" * MIB)
+                got.append("300 MiB in anonymous files")
+            except OSError:
+                pass
+            try:  # pipe buffers, grown to the largest size allowed
+                read, write = os.pipe()
+                held += [read, write]
+                fcntl.fcntl(write, 1031, MIB)  # F_SETPIPE_SZ: 16 times the usual
+                got.append("a pipe of 1 MiB")
+            except OSError:
+                pass
+            for fd in held:
+                os.close(fd)
+            if got:
+                raise RuntimeError("held " + ", ".join(got))
+            return legal_actions[0]
+"""
+
+
+def test_memory_outside_the_limits_is_refused(run):
+    # Neither RLIMIT_AS nor the tmpfs counts an anonymous file's pages or a
+    # pipe's buffer: up to open_files of them would hold that much each.
+    field = _bot_entry("hoarder", run.bot("hoarder", KERNEL_HOARDER))
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    limits = "memory_mb = 256\ndisk_mb = 16\noutput_bytes = 134217728"
+    games = run.play(field, limits=limits)["games"]
     assert set(_statuses(games, "hoarder")) == {"ok"}, [g["messages"] for g in games]
 
 
@@ -515,7 +701,8 @@ def test_a_deeply_nested_reply_is_the_bots_failure(run, code, status):
 SHOUTS = """
     class Bot:
         def act(self, observation, legal_actions):
-            raise RuntimeError("[/] [bold red]boom \\x1b[2J\\x1b]0;owned\\x07 \\r done")
+            raise RuntimeError("[/] [bold red]boom \\x1b[2J\\x1b]0;owned\\x07 \\r done"
+                               " \\u202eraeh ti yas\\u200b")  # right to left, zero width
 """
 
 
@@ -524,12 +711,54 @@ def test_markup_and_terminal_escapes_in_a_message_stay_text(run):
     field += _bot_entry("random", run.bot("random", RANDOM))
     result = run.play(field)
     assert set(_statuses(result["games"], "shouts")) == {"error"}
-    assert "\x1b" not in result["out"] and "\x07" not in result["out"]
+    for hidden in ("\x1b", "\x07", "\u202e", "\u200b"):  # none reaches a terminal or page
+        assert hidden not in result["out"], repr(hidden)
     message = result["games"][0]["messages"][result["games"][0]["seating"].index("shouts")]
-    assert "[/] [bold red]boom \\x1b[2J\\x1b]0;owned\\x07 \\r done" in message
+    assert "[/] [bold red]boom \\x1b[2J\\x1b]0;owned\\x07 \\r done \\u202eraeh" in message
     assert "[/] [bold red]boom" in result["out"]  # shown as it was written, not as markup
     again = run.play(field)  # and a resume prints the same table again
     assert "[/] [bold red]boom" in again["out"]
+
+
+def test_a_submissions_own_files_cannot_stop_the_referee(run):
+    # The referee reads a submission folder (its hash, the imports its bot
+    # server preloads) before any seat is confined: whatever a file there is,
+    # the referee neither hangs, nor fills its memory, nor lets a module of
+    # the bot's choosing run in the server.
+    folder = run.folder / "bots" / "tricky"
+    folder.mkdir()
+    (folder / "bot.py").write_text(textwrap.dedent(RANDOM))
+    os.mkfifo(folder / "fifo.py")  # a read that never ends
+    (folder / "zero.py").symlink_to("/dev/zero")  # one that never stops
+    (folder / "loop").symlink_to(".")
+    (folder / "deep.py").write_text("x = " + "-" * 100_000 + "1\n")  # too deep to parse
+    # Never imported by the bot; a server preloading them would exit or start programs.
+    (folder / "unused.py").write_text("import lib2to3.__main__, unittest.__main__, antigravity\n")
+    field = _bot_entry("tricky", "bots/tricky") + _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field)["games"]
+    assert set(_statuses(games, "tricky")) == {"ok"}, [g["messages"] for g in games]
+
+
+SURROGATES = """
+    import sys
+    for line in sys.stdin:
+        # Valid JSON, but no UTF-8 can hold a lone surrogate.
+        sys.stdout.write('{"type": "error", "error": "\\\\udc80", "message": "\\\\ud800",'
+                         ' "traceback": "\\\\udfff"}\\n')
+        sys.stdout.flush()
+"""
+
+
+def test_a_reply_that_no_utf8_can_hold_is_the_bots_failure(run):
+    field = _command_bot("surrogates", SURROGATES)
+    field += _bot_entry("random", run.bot("random", RANDOM))
+    games = run.play(field)["games"]
+    assert set(_statuses(games, "surrogates")) == {"error"}, [g["messages"] for g in games]
+    _honest_ok(games, "surrogates")
+    game = games[0]
+    seat = game["seating"].index("surrogates")
+    assert game["messages"][seat] == "start: raised \\udc80: \\ud800", game["messages"][seat]
+    assert game["tracebacks"][seat] == "\\udfff"
 
 
 # Faults of the referee, and the weaker isolation ------------------------------------------

@@ -21,7 +21,11 @@ on its control socket it forks a seat process that:
    namespaces;
 3. sets its resource limits, drops every capability, sets ``no_new_privs``
    and installs the system-call filter (``cardref.tournament.seccomp``);
-4. then, and only then, loads the bot and answers the protocol of
+4. waits until the referee takes it: the server makes each seat ahead of
+   its game, and a bot's code must not run (nor use CPU while another bot
+   thinks) before its first request. The server stops the seat, tells it to
+   go on, and hands it over; it goes on when the referee resumes it;
+5. then, and only then, loads the bot and answers the protocol of
    ``docs/protocol.md`` on its standard input and output (or executes the
    bot's command).
 
@@ -41,6 +45,7 @@ import select
 import shutil
 import signal
 import socket
+import stat
 import struct
 import sys
 from typing import Any, Callable, NoReturn
@@ -63,6 +68,7 @@ MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 163
 PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 24, 38, 22, 2
 CAPABILITY_VERSION_3 = 0x20080522
 INSIDE_UID = 1000  # the seat's user inside its namespace: never 0
+GO = b"go"  # the server to a seat it hands over: run the bot once resumed
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -118,12 +124,20 @@ def _copy_submission(spec: dict[str, Any]) -> str:
         return ""
     source, work = bot["source"], "/tmp/bot"
     if os.path.isdir(source):
-        shutil.copytree(source, work, symlinks=True)
+        shutil.copytree(source, work, symlinks=True, ignore=_special_files)
         return work
     os.mkdir(work)
     target = os.path.join(work, os.path.basename(source))
     shutil.copyfile(source, target)
     return target
+
+
+def _special_files(folder: str, names: list[str]) -> list[str]:
+    """The entries of a submission's folder left out of its copy: all but
+    files, folders and links (a FIFO would block the copy)."""
+    plain = (stat.S_ISREG, stat.S_ISDIR, stat.S_ISLNK)
+    return [name for name in names
+            if not any(kind(os.lstat(os.path.join(folder, name)).st_mode) for kind in plain)]
 
 
 def _limit(limits: dict[str, Any]) -> None:
@@ -154,7 +168,7 @@ def _drop_privileges(program: bytes) -> None:
     _check(libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fprog, 0, 0), "seccomp")
 
 
-def _confine(spec: dict[str, Any], fds: dict[str, int], status_w: int) -> str:
+def _confine(spec: dict[str, Any], fds: dict[str, int], keep: tuple[int, ...]) -> str:
     """Every step of confinement, in order; returns the submission's copy."""
     _mount_private(spec)
     target = _copy_submission(spec)
@@ -162,18 +176,18 @@ def _confine(spec: dict[str, Any], fds: dict[str, int], status_w: int) -> str:
     os.environ.update({"HOME": os.getcwd(), "TMPDIR": "/tmp"})
     for fd, std in ((fds["stdin"], 0), (fds["stdout"], 1), (fds["stderr"], 2)):
         os.dup2(fd, std)
-    _close_all_but(status_w)
+    _close_all_but(keep)
     _limit(spec["limits"])
     _drop_privileges(bytes.fromhex(spec["seccomp"]))
     return target
 
 
-def _close_all_but(keep: int) -> None:
-    """Close every descriptor from 3 up except ``keep`` (those that are open:
-    trying all 65536 numbers costs a system call each)."""
+def _close_all_but(keep: tuple[int, ...]) -> None:
+    """Close every descriptor from 3 up except those in ``keep`` (those that
+    are open: trying all 65536 numbers costs a system call each)."""
     for name in os.listdir("/proc/self/fd"):
         fd = int(name)
-        if fd > 2 and fd != keep:
+        if fd > 2 and fd not in keep:
             with contextlib.suppress(OSError):
                 os.close(fd)
 
@@ -195,18 +209,20 @@ def _run_bot(spec: dict[str, Any], target: str) -> NoReturn:
 
 def _become_the_seat(spec: dict[str, Any], fds: dict[str, int], status_w: int,
                      report: socket.socket) -> NoReturn:
-    """Process 1 of the seat's namespaces: confine, then run the bot. A failure
-    before the bot runs is written to ``status_w``: it is the referee's, not
-    the bot's."""
+    """Process 1 of the seat's namespaces: confine, wait to be taken, then run
+    the bot. A failure before the bot runs is written to ``status_w``: it is
+    the referee's, not the bot's."""
     try:
         report.sendmsg([b"ok"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
                                   struct.pack("i", os.pidfd_open(os.getpid())))])
-        report.close()
-        target = _confine(spec, fds, status_w)
+        target = _confine(spec, fds, (status_w, report.fileno()))
         os.close(status_w)
     except BaseException as e:
         _report(status_w, {"setup": f"{type(e).__name__}: {e}"})
         os._exit(127)
+    if report.recv(16) != GO:  # the server ended before handing the seat over
+        os._exit(0)
+    report.close()
     _run_bot(spec, target)
 
 
@@ -280,8 +296,10 @@ class Pending:
         self.seconds = spec["startup_seconds"]
 
     def hand_over(self, control: socket.socket) -> None:
-        """Wait until the seat is confined, then send the referee its pidfd and
-        pipes. The seat has run no code of the bot's yet."""
+        """Wait until the seat has started, stop it, let it go on to the bot
+        once resumed, and send the referee its pidfd and pipes. The seat has
+        run no code of the bot's yet, and runs none until the referee resumes
+        it for its first request."""
         status_r = self.handed[3]
         try:
             ready, _, _ = select.select([self.mine, status_r], [], [], self.seconds)
@@ -291,6 +309,9 @@ class Pending:
             if not ancillary:
                 raise SetupError(_failed_setup(status_r))
             pidfd = struct.unpack("i", ancillary[0][2][:4])[0]
+            with contextlib.suppress(OSError):  # if it died setting up, the referee hears
+                signal.pidfd_send_signal(pidfd, signal.SIGSTOP)
+            self.mine.send(GO)
             socket.send_fds(control, [b'{"type":"seat"}'], [pidfd, *self.handed])
             os.close(pidfd)
         finally:

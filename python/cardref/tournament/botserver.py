@@ -27,13 +27,20 @@ from . import confine
 from .confine import ConfinementError
 from .sandbox import BotFailure, Limits, SeatProcess
 
+#: Where a task asleep reading a pipe waits (``/proc/PID/wchan``; the name
+#: changed in Linux 6.x).
+PIPE_READ = (b"pipe_read", b"anon_pipe_read")
+
 
 def _proc_pid(pidfd: int) -> int:
     """The pid, in this process's namespace, of the process a pidfd refers to."""
     with open(f"/proc/self/fdinfo/{pidfd}") as f:
         for line in f:
             if line.startswith("Pid:"):
-                return int(line.split()[1])
+                pid = int(line.split()[1])
+                if pid <= 0:
+                    raise ConfinementError("the seat ended before it was handed over")
+                return pid
     raise ConfinementError("this kernel does not report a pidfd's pid (Linux 5.4+ needed)")
 
 
@@ -46,8 +53,11 @@ class PidfdControl:
     decision. A seat with ``processes = 0`` is one task (no threads: its
     process limit counts them), with no timers to wake it (the system-call
     filter refuses them) and nobody else in its namespaces: blocked in
-    ``read``, it cannot run again before the referee writes to it. So such a
-    seat is stopped only if it is not blocked in ``read`` after its reply."""
+    ``read`` on a pipe, it cannot run again before the referee writes to its
+    standard input (no one else holds a pipe's other end). So such a seat is
+    stopped only if it is not asleep reading a pipe after its reply. Not
+    merely in ``read``: a read of a socket or a terminal can end by itself
+    (``SO_RCVTIMEO``, ``VTIME``)."""
 
     def __init__(self, pidfd: int, status: int, processes: int) -> None:
         self.pidfd = pidfd
@@ -55,16 +65,17 @@ class PidfdControl:
         self.pid = _proc_pid(pidfd)
         self.namespace = os.readlink(f"/proc/{self.pid}/ns/pid") if processes else ""
         self.stat = os.open(f"/proc/{self.pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
-        self.syscall = -1 if processes else os.open(f"/proc/{self.pid}/syscall",
-                                                    os.O_RDONLY | os.O_CLOEXEC)
+        self.wchan = -1 if processes else os.open(f"/proc/{self.pid}/wchan",
+                                                  os.O_RDONLY | os.O_CLOEXEC)
         self.stopped: list[int] = []
         self.halted = False  # process 1 was sent SIGSTOP
         self.dead = False
 
     def _idle(self) -> bool:
-        """Whether the one task of the seat is blocked in ``read`` (number 0)."""
+        """Whether the one task of the seat is asleep reading a pipe: where
+        it sleeps, as the kernel names it (False if it does not say)."""
         try:
-            return os.pread(self.syscall, 64, 0).split(b" ", 1)[0] == b"0"
+            return os.pread(self.wchan, 64, 0) in PIPE_READ
         except OSError:
             return False
 
@@ -83,7 +94,7 @@ class PidfdControl:
         return found
 
     def stop(self) -> None:
-        if not self.namespace and self.syscall >= 0 and self._idle():
+        if not self.namespace and self.wchan >= 0 and self._idle():
             return
         self._signal(signal.SIGSTOP)
         self.halted = True
@@ -141,7 +152,7 @@ class PidfdControl:
             return
         self.dead = True
         self._signal(signal.SIGKILL)  # process 1: its whole namespace goes with it
-        for fd in (self.pidfd, self.status, self.stat, self.syscall):
+        for fd in (self.pidfd, self.status, self.stat, self.wchan):
             with contextlib.suppress(OSError):
                 os.close(fd)
 
@@ -212,8 +223,13 @@ class BotServer:
             raise ConfinementError(f"the bot server could not make a seat: "
                                    f"{reply.get('message', reply)}")
         pidfd, stdin, stdout, stderr, status = fds
-        control = PidfdControl(pidfd, status, self.limits.processes)
-        control.stop()
+        try:
+            control = PidfdControl(pidfd, status, self.limits.processes)
+        except (OSError, ConfinementError) as e:
+            for fd in fds:
+                os.close(fd)
+            raise ConfinementError(f"the bot server could not make a seat: {e}") from None
+        control.halted = True  # the server stopped it before handing it over
         return SeatProcess(stdin, stdout, stderr, control, self.limits)
 
     def _end_sandbox(self) -> bool:

@@ -15,6 +15,7 @@ sandbox's filesystem is built from nothing; everything in it is read-only:
   ``/cardref/site``, and a ``module`` bot's own top-level package;
 - the bot's submission (a file, or a folder), under ``/cardref/submission``;
 - files named in a ``command`` bot's command line, at their own paths.
+- ``/dev``, with only ``null``, ``zero``, ``full``, ``random`` and ``urandom``.
 
 Nothing of the organiser's (the config, the results, other submissions, the
 tournament folder, the import path, ``$HOME``) and no world-writable host
@@ -34,11 +35,12 @@ import itertools
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, BinaryIO, Optional
 
 from . import seccomp
 
@@ -47,6 +49,8 @@ STAGE = Path(__file__).with_name("stage.py")
 SDK_FILES = ("sdk.py", "seatserver.py")
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache",)
+#: The devices a bot may open: each a sink or a source, none a channel.
+DEVICES = ("null", "zero", "full", "random", "urandom")
 ENVIRONMENT = {
     "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp",
     "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0",
@@ -141,6 +145,21 @@ def _system(mounts: Mounts) -> None:
             mounts.bind(path, path)
 
 
+def _devices() -> list[str]:
+    """A read-only ``/dev`` of harmless devices, and ``/dev/shm`` for each seat
+    to mount its tmpfs on. Not bubblewrap's ``--dev``: its ``/dev`` is a
+    writable tmpfs, and its pseudo-terminals a shared instance, which every
+    seat of a server would see (notes from one game for the next, a line
+    between two seats of one table)."""
+    args = ["--tmpfs", "/dev"]
+    for name in DEVICES:
+        args += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    for i, name in enumerate(("stdin", "stdout", "stderr")):
+        args += ["--symlink", f"/proc/self/fd/{i}", f"/dev/{name}"]
+    return [*args, "--symlink", "/proc/self/fd", "/dev/fd", "--dir", "/dev/shm",
+            "--remount-ro", "/dev"]
+
+
 def interpreter() -> str:
     """The real interpreter behind the referee's (never a venv's symlink)."""
     return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
@@ -185,29 +204,66 @@ PRELOAD = ("random", "math", "collections", "itertools", "functools", "heapq", "
            "dataclasses", "typing", "copy", "time", "re")
 
 
+#: Standard-library modules that act when imported (print, open a browser,
+#: start a program): never imported by a bot server, like any ``__main__``.
+ACTS_ON_IMPORT = frozenset({"antigravity", "this", "idlelib.idle"})
+#: The largest source file of a submission read for its imports.
+SOURCE_BYTES = 1 << 20
+
+
+def open_regular(path: Path) -> Optional[BinaryIO]:
+    """``path`` opened for reading if it is a regular file and not a symbolic
+    link, else None. A submission is a stranger's folder: what looks like a
+    source file may be a FIFO (a read that never ends), a link to
+    ``/dev/zero`` (one that never stops) or to a file of the host."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return os.fdopen(fd, "rb")
+
+
+def _imports(source: bytes) -> set[str]:
+    """The absolute imports of a source file (none if it does not parse)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()  # the bot's own load will report it
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return names
+
+
 def preload(kind: str, target: str) -> list[str]:
     """The standard-library modules a bot server loads before any seat: the
     usual ones and those a path bot's files import, less any module the
-    submission has a file of its own for (its own ``random.py`` must win)."""
+    submission has a file of its own for (its own ``random.py`` must win)
+    and any that acts when imported (the server runs no program of a bot's
+    choosing)."""
     names = set(PRELOAD)
     if kind == "path":
         root = Path(target)
         files = sorted(root.rglob("*.py")) if root.is_dir() else [root]
         for file in files[:200]:
-            try:
-                tree = ast.parse(file.read_bytes())
-            except (SyntaxError, ValueError, OSError):
-                continue  # the bot's own load will report it
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Import):
-                    names.update(alias.name for alias in node.names)
-                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                    names.add(node.module)
+            f = open_regular(file)
+            if f is not None:
+                with f:
+                    source = f.read(SOURCE_BYTES + 1)
+                if len(source) <= SOURCE_BYTES:
+                    names |= _imports(source)
         own = {p.stem for p in files} | ({p.name for p in root.iterdir() if p.is_dir()}
                                          if root.is_dir() else set())
         names = {n for n in names if n.split(".")[0] not in own}
     stdlib = getattr(sys, "stdlib_module_names", frozenset(PRELOAD))
-    return sorted(n for n in names if n.split(".")[0] in stdlib)
+    return sorted(n for n in names if n.split(".")[0] in stdlib and n not in ACTS_ON_IMPORT
+                  and not any(part.startswith("_") for part in n.split(".")))
 
 
 def server_command(kind: str, target: str, limits: dict[str, Any], packages: tuple[str, ...],
@@ -249,7 +305,7 @@ def server_command(kind: str, target: str, limits: dict[str, Any], packages: tup
     command = ["bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net",
                "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session",
                "--as-pid-1",
-               "--hostname", "bot", *mounts.args, "--proc", "/proc", "--dev", "/dev",
+               "--hostname", "bot", *mounts.args, "--proc", "/proc", *_devices(),
                "--dir", "/tmp", "--remount-ro", "/", "--clearenv"]
     for key, value in ENVIRONMENT.items():
         command += ["--setenv", key, value]

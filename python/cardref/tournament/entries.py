@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots import BotLoadError, builtin_module, load_bot_class
 from ..bots.sdk import ENTRY, construction_problem
+from .confine import open_regular
 from .sandbox import Limits, Sandbox, check_bot
 
 SOURCES = ("builtin", "path", "module", "command")
@@ -62,16 +64,30 @@ def resolve(key: str, value: str, game: str, base: Path) -> tuple[str, str]:
 
 def content_hash(target: str) -> str:
     """The SHA-256 of a submission: of the file, or of a folder's every file
-    (its path within the folder, then its bytes, in path order)."""
+    (its path within the folder, then its bytes, in path order). A symbolic
+    link in a folder counts by where it points, never by what it reaches (a
+    stranger's link may name a device or a host file of any size), and
+    anything but a regular file or a link (a FIFO, say) is left out."""
     path = Path(target)
     if path.is_file():
         return hashlib.sha256(path.read_bytes()).hexdigest()
     digest = hashlib.sha256()
-    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+    for file in sorted(path.rglob("*")):
         name = file.relative_to(path).as_posix().encode()
-        digest.update(len(name).to_bytes(4, "big") + name)
-        data = file.read_bytes()
-        digest.update(len(data).to_bytes(8, "big") + data)
+        if file.is_symlink():
+            link = name + b" ->"
+            data = os.fsencode(os.readlink(file))
+            digest.update(len(link).to_bytes(4, "big") + link)
+            digest.update(len(data).to_bytes(8, "big") + data)
+            continue
+        f = open_regular(file)
+        if f is None:
+            continue
+        with f:
+            digest.update(len(name).to_bytes(4, "big") + name)
+            digest.update(os.fstat(f.fileno()).st_size.to_bytes(8, "big"))
+            while chunk := f.read(1 << 20):
+                digest.update(chunk)
     return digest.hexdigest()
 
 

@@ -86,13 +86,19 @@ class BotFailure(Exception):
         self.traceback = traceback
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+#: Control characters, the invisible ones that reorder or hide text
+#: (bidirectional overrides and isolates, zero-width characters), and lone
+#: surrogates (valid in JSON text, but no UTF-8 file or database holds them).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e"
+                      "\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff]")
 
 
 def safe_text(text: str, limit: int = 500) -> str:
     """Text a bot controls, made safe to store, print and render: at most
     ``limit`` characters, every control character (terminal escapes, carriage
-    returns, bells) written as an escape such as ``\\x1b``."""
+    returns, bells), every invisible one that reorders or hides text
+    (``\\u202e``, right to left) and every lone surrogate written as an
+    escape such as ``\\x1b``."""
     text = text[:limit]
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode(), text)
 

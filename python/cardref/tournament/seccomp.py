@@ -5,8 +5,10 @@ A classic-BPF seccomp program (the format both ``bwrap --seccomp`` and
 could use to hold memory outside its limits or to pass information to
 another bot through state the kernel shares across namespaces:
 
-- System V IPC (shared memory, semaphores, message queues): memory that no
-  per-process limit counts;
+- System V IPC (shared memory, semaphores, message queues), anonymous files
+  (``memfd_create``, ``memfd_secret``) and pipes grown past their usual
+  64 KiB (``F_SETPIPE_SZ``): memory that no per-process limit or tmpfs
+  counts;
 - ``flock`` and the ``fcntl`` locks, leases and directory notifications: lock
   state of the read-only files every bot sees (the interpreter's own) is one
   and the same object for all of them;
@@ -46,7 +48,7 @@ DENIED_X86_64 = {
     "inotify_init": 253, "inotify_add_watch": 254, "inotify_init1": 294,
     "perf_event_open": 298, "fanotify_init": 300, "setns": 308,
     "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312,
-    "bpf": 321, "userfaultfd": 323,
+    "bpf": 321, "userfaultfd": 323, "memfd_create": 319, "memfd_secret": 447,
     "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
     "alarm": 37, "setitimer": 38, "timer_create": 222, "timer_settime": 223,
     "timerfd_create": 283, "timerfd_settime": 286,
@@ -54,9 +56,9 @@ DENIED_X86_64 = {
 FCNTL_X86_64 = 72
 
 #: fcntl commands refused: record locks (classic and open-file-description),
-#: leases and directory notification.
+#: leases, directory notification and growing a pipe's buffer.
 DENIED_FCNTL = {"F_SETLK": 6, "F_SETLKW": 7, "F_OFD_SETLK": 37, "F_OFD_SETLKW": 38,
-                "F_SETLEASE": 1024, "F_NOTIFY": 1026}
+                "F_SETLEASE": 1024, "F_NOTIFY": 1026, "F_SETPIPE_SZ": 1031}
 
 # Classic BPF opcodes and seccomp return values.
 LD_W_ABS = 0x20  # BPF_LD | BPF_W | BPF_ABS
