@@ -643,6 +643,13 @@ KERNEL_HOARDER = """
                 pass
             for fd in held:
                 os.close(fd)
+            with open("/proc/self/limits") as f:  # kernel memory no other limit counts
+                limits = {line[:26].strip(): line[26:].split()[:2] for line in f}
+            for name in ("Max msgqueue size", "Max realtime priority"):
+                if limits[name] != ["0", "0"]:
+                    got.append(f"{name} {limits[name]}")
+            if int(limits["Max pending signals"][1]) > 64:
+                got.append(f"Max pending signals {limits['Max pending signals']}")
             if got:
                 raise RuntimeError("held " + ", ".join(got))
             return legal_actions[0]

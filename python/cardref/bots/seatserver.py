@@ -69,6 +69,7 @@ PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 24, 
 CAPABILITY_VERSION_3 = 0x20080522
 INSIDE_UID = 1000  # the seat's user inside its namespace: never 0
 GO = b"go"  # the server to a seat it hands over: run the bot once resumed
+SIGNALS_QUEUED = 64  # signals a seat may have pending at once (the default is thousands)
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -148,6 +149,11 @@ def _limit(limits: dict[str, Any]) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["output_bytes"],) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits["open_files"],) * 2)
+    # Kernel memory no other limit counts (POSIX message queues, queued
+    # signals) and a real-time priority that would starve the referee.
+    resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_SIGPENDING, (SIGNALS_QUEUED,) * 2)
+    resource.setrlimit(resource.RLIMIT_RTPRIO, (0, 0))
     # Counted per user namespace (Linux 5.14+): this seat's processes alone,
     # its parent outside the PID namespace and process 1 included.
     nproc = 2 + limits["processes"]

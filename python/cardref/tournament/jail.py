@@ -17,6 +17,7 @@ import resource
 import sys
 
 PR_SET_PDEATHSIG = 1
+SIGNALS_QUEUED = 64  # signals a bot may have pending at once (the default is thousands)
 
 
 def main() -> None:
@@ -30,6 +31,11 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["output_bytes"],) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits["open_files"],) * 2)
+    # Kernel memory no other limit counts (POSIX message queues, queued
+    # signals) and a real-time priority that would starve the referee.
+    resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_SIGPENDING, (SIGNALS_QUEUED,) * 2)
+    resource.setrlimit(resource.RLIMIT_RTPRIO, (0, 0))
     if spec["own_user"]:  # a user of its own (stage.py): the process limit counts it alone
         nproc = 1 + limits["processes"]
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
