@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from cardref.cli import main
 from cardref.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -746,6 +747,22 @@ def test_a_submissions_own_files_cannot_stop_the_referee(run):
     assert set(_statuses(games, "tricky")) == {"ok"}, [g["messages"] for g in games]
 
 
+def test_a_submission_too_big_for_its_seat_is_refused_by_name(run, capsys):
+    # Its copy lives in the seat's capped tmpfs: say so before any game,
+    # rather than fail every seat with a sandbox error.
+    folder = run.folder / "bots" / "heavy"
+    folder.mkdir()
+    (folder / "bot.py").write_text(textwrap.dedent(RANDOM))
+    (folder / "weights.bin").write_bytes(b"\0" * (3 << 20))
+    config = run.folder / "t.toml"
+    config.write_text(CONFIG.format(field=_bot_entry("heavy", "bots/heavy"), groups=1,
+                                    decision=1.0, limits="disk_mb = 2"))
+    assert main(["tournament", str(config), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "heavy" in err and "3.0 MiB, more than the 2 MiB" in err and "disk_mb" in err, err
+    assert not (run.folder / "results.sqlite").exists()
+
+
 SURROGATES = """
     import sys
     for line in sys.stdin:
@@ -772,7 +789,6 @@ def test_a_reply_that_no_utf8_can_hold_is_the_bots_failure(run):
 
 def test_a_fault_of_the_referee_is_not_stored_and_a_resume_plays_the_game(run, monkeypatch,
                                                                           capsys):
-    from cardref.cli import main
     from cardref.tournament import referee
 
     field = _bot_entry("random", run.bot("random", RANDOM))
@@ -828,7 +844,6 @@ def test_a_fault_of_the_referee_is_not_stored_and_a_resume_plays_the_game(run, m
 def test_replay_checks_the_final_placements_too(run, capsys):
     import sqlite3
 
-    from cardref.cli import main
 
     field = _bot_entry("illegal", run.bot("illegal", ILLEGAL))
     field += _bot_entry("random", run.bot("random", RANDOM))
@@ -871,7 +886,6 @@ def test_without_bubblewrap_submitted_bots_are_refused_unless_weaker_is_named(ru
     assert loaded.sandbox.mode == "rlimits"
     assert "WEAKER ISOLATION" in loaded.sandbox.describe()
     assert "not installed" in loaded.sandbox.describe()
-    from cardref.cli import main
     from cardref.tournament.report import render
     from cardref.tournament.stats import results
 

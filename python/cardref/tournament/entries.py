@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,9 +99,29 @@ def check(kind: str, target: str, isolation: str, limits: Limits, sandbox: Sandb
         if problem is not None:
             raise BotLoadError(problem)
         return
+    if kind == "path":
+        size = submission_bytes(target)
+        if size > limits.disk_mb << 20:
+            raise BotLoadError(
+                f"the submission is {size / (1 << 20):.1f} MiB, more than the {limits.disk_mb} "
+                "MiB each seat's writable space holds (its copy of the submission lives "
+                "there): raise [limits] disk_mb or make the submission smaller")
     problem = check_bot(kind, target, limits, sandbox)  # never import a submitted bot here
     if problem is not None:
         raise BotLoadError(problem)
+
+
+def submission_bytes(target: str) -> int:
+    """The bytes of a submission's regular files, as its seat's copy holds
+    them (links are copied as links, anything else is left out)."""
+    path = Path(target)
+    files = [path] if not path.is_dir() else path.rglob("*")
+    total = 0
+    for file in files:
+        info = file.lstat()
+        if stat.S_ISREG(info.st_mode):
+            total += info.st_size
+    return total
 
 
 def command_target(command: list[str], base: Path) -> str:
