@@ -73,6 +73,24 @@ def test_bad_values_are_described_alike_by_both_engines(engine: str, players: ob
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("game_id", "key", "hint"),
+    [
+        ("take5", "end_scor", " did you mean end_score?"),
+        ("take5", "round_limits", " did you mean round_limit?"),
+        ("hundred", "bust_rul", " did you mean bust_rule?"),
+        ("take5", "score", ""),
+        ("take5", "bogus", ""),
+    ],
+)
+def test_a_misspelt_variant_key_gets_the_closest_one(engine: str, game_id: str, key: str,
+                                                     hint: str) -> None:
+    with pytest.raises(cardref.InvalidParamsError) as e:
+        cardref.load(game_id, players=4, engine=engine, **{key: 1})
+    assert str(e.value).startswith(f"{key}: unknown variant key;{hint} allowed keys: "), e.value
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_params_are_filled_with_defaults(engine: str) -> None:
     game = cardref.load("take5", players=3, engine=engine, end_score=10)
     assert game.params == {"deck": "full", "end_rule": "at_least", "end_score": 10,

@@ -8,6 +8,7 @@ accepted as an integer, and nothing is coerced.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Optional, Union
@@ -87,7 +88,9 @@ def check_variant(specs: Sequence[Spec], given: dict[str, Any]) -> dict[str, Any
     for key in given:
         if key not in known:
             allowed = ", ".join(sorted(known))
-            raise InvalidParamsError(f"{key}: unknown variant key; allowed keys: {allowed}")
+            close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75)
+            hint = f" did you mean {close[0]}?" if close else ""
+            raise InvalidParamsError(f"{key}: unknown variant key;{hint} allowed keys: {allowed}")
     return {s.key: s.check(given[s.key]) if s.key in given else s.default for s in specs}
 
 

@@ -299,12 +299,27 @@ impl ParamReader {
         if let Some((key, _)) = self.given.first() {
             self.allowed.sort_unstable();
             let message = format!(
-                "unknown variant key; allowed keys: {}",
+                "unknown variant key;{} allowed keys: {}",
+                did_you_mean(key, &self.allowed),
                 self.allowed.join(", ")
             );
             return Err(invalid(key, message));
         }
         Ok(())
+    }
+}
+
+/// " did you mean X?" for the allowed key closest to a misspelt one (at most
+/// a third of its letters changed), or nothing.
+fn did_you_mean(key: &str, allowed: &[&'static str]) -> String {
+    let near = |k: &&&str| strsim::levenshtein(key, k) <= key.len().max(k.len()).div_ceil(3);
+    match allowed
+        .iter()
+        .filter(near)
+        .min_by_key(|k| strsim::levenshtein(key, k))
+    {
+        Some(k) => format!(" did you mean {k}?"),
+        None => String::new(),
     }
 }
 
@@ -407,6 +422,19 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_misspelt_key_gets_the_closest_allowed_one() {
+        let message = |key: &str| match Keys::read(2, vec![(key.to_string(), Param::Int(1))]) {
+            Err(Error::InvalidParams { message, .. }) => message,
+            other => panic!("{other:?}"),
+        };
+        assert!(message("end_scor").contains("did you mean end_score?"));
+        assert!(message("round_limits").contains("did you mean round_limit?"));
+        assert!(message("dekc").contains("did you mean deck?"));
+        assert!(!message("bogus").contains("did you mean"));
+        assert!(!message("score").contains("did you mean"));
     }
 
     #[test]
