@@ -11,7 +11,10 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import signal
+import sqlite3
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -140,9 +143,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         for line in str(e).splitlines():  # a config error may list several problems
             print(f"cardref {args.command}: error: {line}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print(f"cardref {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return 143 if isinstance(e, Terminated) else 130
 
 
 def _bench(argv: list[str]) -> int:
@@ -155,24 +158,43 @@ def _bench(argv: list[str]) -> int:
     return int(bench.main(argv) or 0)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a service manager, ``kill``): stop as Ctrl-C does, cleanly."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
 def _tournament(args: argparse.Namespace) -> int:
+    if threading.current_thread() is not threading.main_thread():
+        return _run_tournament(args)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return _run_tournament(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
     from .tournament.config import load_config
     from .tournament.report import print_results
     from .tournament.stats import results as results_from_store
-    from .tournament.store import Store, remove_results
+    from .tournament.store import Store, explain
 
     for flag, value in (("--deal-groups", args.deal_groups), ("--workers", args.workers)):
         if value is not None and value < 1:
             raise UsageError(f"{flag} must be at least 1, got {value}")
     config = load_config(args.config, deal_groups=args.deal_groups, output=args.output)
-    if args.restart:
-        remove_results(config.output)
     console = _console()
-    with Store(config.output) as store:
-        code, faults = _play_tournament(args, config, store, console)
-        if code is not None:
-            return code
-        results = results_from_store(store)
+    with Store(config.output, exclusive=True, fresh=args.restart) as store:
+        try:
+            code, faults = _play_tournament(args, config, store, console)
+            if code is not None:
+                return code
+            results = results_from_store(store)
+        except sqlite3.Error as e:
+            raise explain(config.output, e) from None
     print_results(results, console)
     console.print(f"Results: {config.output}", markup=False, highlight=False)
     if faults is not None:
@@ -196,6 +218,7 @@ def _play_tournament(args: argparse.Namespace, config: Any, store: Any,
     referee faults (games not stored) if any."""
     from .tournament import runner
     from .tournament.schedule import build_schedule
+    from .tournament.store import StoreWriteError
 
     schedule = build_schedule(config)
     resuming = store.initialise(config, schedule)
@@ -215,14 +238,18 @@ def _play_tournament(args: argparse.Namespace, config: Any, store: Any,
     except runner.TournamentStopped as e:
         print(f"cardref tournament: stopped by the failure policy: {e}", file=sys.stderr)
         return 1, None
+    except StoreWriteError as e:
+        print(f"cardref tournament: error: {e}", file=sys.stderr)
+        return 1, None
     except runner.WorkerDied as e:
         print(f"cardref tournament: error: {e}; run the same command again to resume",
               file=sys.stderr)
         return 1, None
-    except KeyboardInterrupt:
-        print(f"cardref tournament: interrupted; {len(store.finished_keys())} games are "
+    except KeyboardInterrupt as e:
+        how = "terminated (SIGTERM)" if isinstance(e, Terminated) else "interrupted"
+        print(f"cardref tournament: {how}; {len(store.finished_keys())} games are "
               "stored; run the same command again to resume", file=sys.stderr)
-        return 130, None
+        return (143 if isinstance(e, Terminated) else 130), None
     finally:
         if executor is not None:
             executor.client.close()

@@ -15,8 +15,10 @@ untrusted bots it never plays two games of one deal group at once
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import multiprocessing.util
+import os
 import signal
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -29,6 +31,8 @@ from .referee import Fault, GameRecord, TableSetup, play_or_fault
 from .schedule import ScheduledGame
 
 Disqualified = Callable[[], frozenset]
+
+PR_SET_PDEATHSIG = 1  # prctl(2): a signal for this process when its parent dies
 
 
 class WorkerDied(Exception):
@@ -65,13 +69,28 @@ class SerialExecutor:
 _SETUP: Optional[TableSetup] = None
 
 
-def _init_worker(setup: TableSetup) -> None:
+def _init_worker(setup: TableSetup, parent: int) -> None:
     global _SETUP
     _SETUP = setup
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    _die_with(parent)
     # A worker ends its bots' sandboxes before it exits, so that the pool's
     # shutdown returns only when nothing of the run is left.
     multiprocessing.util.Finalize(None, close_servers, exitpriority=10)
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when the coordinator dies, even by ``kill -9``: a pool
+    worker otherwise waits for work forever, and keeps its bots' sandboxes
+    (which die with it) alive. Linux only; elsewhere the pool's own checks
+    apply."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before the request was made
+        os._exit(1)
 
 
 def _play_in_worker(game: ScheduledGame, disqualified: frozenset) -> Outcome:
@@ -133,7 +152,7 @@ class PoolExecutor:
              disqualified: Disqualified) -> Iterator[Outcome]:
         context = multiprocessing.get_context("spawn")
         pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
-                                   initargs=(self.setup,))
+                                   initargs=(self.setup, os.getpid()))
         queue = GameQueue(games, self.one_per_group)
         running: dict[Future, ScheduledGame] = {}
 
@@ -161,9 +180,9 @@ def _result(future: Future) -> Outcome:
         return future.result()
     except BrokenProcessPool:
         raise WorkerDied(
-            "a worker process died while playing (a bot may have called "
-            "os._exit or crashed the interpreter); the games finished so far "
-            "are stored"
+            "a worker process died while playing (it was killed, by the out-of-memory "
+            "killer say, or a trusted bot called os._exit or crashed the interpreter); "
+            "no bot is blamed, and the games finished so far are stored"
         ) from None
 
 

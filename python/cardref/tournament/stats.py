@@ -332,6 +332,11 @@ def results(store: Any) -> dict[str, Any]:
         out["sprt"] = test.summary()
     out["failure_list"] = failure_list(games)
     out["warnings"] = warnings(games)
+    if len(games) < store.scheduled() and (test is None or test.decided_at is None):
+        out["warnings"].insert(0, (
+            f"Incomplete: {len(games)} of {store.scheduled()} scheduled games are stored; the "
+            "run is still going or was interrupted (running cardref tournament on its config "
+            "again resumes it), so these results may change."))
     return out
 
 

@@ -18,7 +18,9 @@ seed may be as large as 2**64 - 1.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -59,20 +61,64 @@ CREATE TABLE IF NOT EXISTS seat_logs (
 """
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
 class StoreError(Exception):
     """The results file cannot be used for this run; the message says why."""
 
 
-class Store:
-    """A tournament's results file."""
+class StoreWriteError(StoreError):
+    """Storing a game failed part-way through a run (a full disk, a file
+    deleted or damaged meanwhile): the games stored before are kept."""
 
-    def __init__(self, path: Path | str) -> None:
+
+def explain(path: Path, error: sqlite3.Error) -> StoreError:
+    """What a SQLite error on the results file means, and what to do."""
+    text = str(error)
+    if "full" in text:
+        return StoreWriteError(
+            f"{path}: the disk is full ({text}); the games stored before are kept. Free "
+            "some space (or move the file and its -wal companion elsewhere and use "
+            "--output) and run the same command again to resume.")
+    if "readonly" in text or "unable to open" in text or "read-only" in text:
+        return StoreError(
+            f"{path}: cannot write the results file ({text}): cardref tournament stores "
+            "every game in it, so it and its folder must be writable (its -wal and -shm "
+            "companions are made beside it). Make them writable, or set another output "
+            "file with --output. cardref report reads a read-only file.")
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return StoreError(
+            f"{path}: the results file is damaged ({text}). SQLite can often save what "
+            f"it holds: sqlite3 {path} .recover | sqlite3 recovered.sqlite. Or run with "
+            "--restart to discard it and start over, or set another output file.")
+    return StoreError(f"{path}: {text}")
+
+
+class Store:
+    """A tournament's results file.
+
+    With ``exclusive``, the file is locked for this process (an advisory
+    ``flock`` held until ``close``): a second run on the same file is refused
+    rather than playing and storing the same games."""
+
+    def __init__(self, path: Path | str, exclusive: bool = False,
+                 read_only: bool = False, fresh: bool = False) -> None:
         self.path = Path(path)
+        self._lock: Optional[int] = _lock(self.path) if exclusive else None
         try:
-            self.db = sqlite3.connect(str(self.path), isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
+            if fresh:  # --restart: emptied in place, so the lock still holds it
+                _discard(self.path)
+            if read_only:  # read-only media: nothing may be written, not even a -shm
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?immutable=1",
+                                          uri=True, isolation_level=None)
+            else:
+                self.db = sqlite3.connect(str(self.path), isolation_level=None)
+            self._refuse_foreign()
+            if not read_only:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                self.db.executescript(SCHEMA)
             if self.meta().get("schema") == "1":
                 try:
                     self._migrate_keys()
@@ -81,10 +127,54 @@ class Store:
                         f"{self.path}: written by an older cardref (game keys numbering "
                         f"lineups); it is brought up to date when opened, which failed: {e}. "
                         "Make the file writable, or open a writable copy.") from None
-            self._migrate()
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: not a usable results file: {e}") from None
+            if not read_only:
+                self._migrate()
+        except (sqlite3.Error, StoreError) as e:
+            self.close()
+            if isinstance(e, StoreError):
+                raise
+            raise explain(self.path, e) from None
+        self.identity = _identity(self.path)
         self.extended: list[str] = []  # how initialise() extended the tournament
+
+    def _refuse_foreign(self) -> None:
+        """Never write the tournament into a file that is something else:
+        another program's database, or no database at all."""
+        if not self.path.is_file():
+            return
+        with open(self.path, "rb") as file:
+            head = file.read(len(SQLITE_HEADER))
+        if head and head != SQLITE_HEADER:
+            raise StoreError(f"{self.path}: not a cardref results file (not an SQLite "
+                             "database); nothing was written to it. Set another output file, "
+                             "or move this one away.")
+        tables = {row[0] for row in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "meta" not in tables:
+            raise StoreError(f"{self.path}: an SQLite database but not a cardref results file "
+                             f"(it has tables {', '.join(sorted(tables))}); nothing was "
+                             "written to it. Set another output file.")
+
+    def check_in_place(self) -> None:
+        """Stop a run whose results file was deleted or replaced meanwhile.
+
+        SQLite would go on writing to the deleted file, and every game would
+        vanish when the run ends; instead the games stored so far are written
+        back to the path (or beside it, when something else took the path)."""
+        if _identity(self.path) == self.identity:
+            return
+        target = self.path if not self.path.exists() else Path(f"{self.path}.recovered")
+        copy = sqlite3.connect(str(target))
+        try:
+            self.db.backup(copy)
+        finally:
+            copy.close()
+        resume = ("Run the same command again to resume." if target == self.path else
+                  f"To resume from them, put it back in place or run with --output {target}.")
+        raise StoreWriteError(
+            f"{self.path} was deleted or replaced while the tournament was writing it; the "
+            f"{len(self.finished_keys())} games stored so far were written to {target}. "
+            + resume)
 
     def _migrate(self) -> None:
         """Columns added since a file was written (older files keep loading)."""
@@ -93,7 +183,12 @@ class Store:
             self.db.execute("ALTER TABLE actions ADD COLUMN cpu_seconds REAL")
 
     def close(self) -> None:
-        self.db.close()
+        db = getattr(self, "db", None)
+        if db is not None:
+            db.close()
+        if self._lock is not None:  # after SQLite: closing it drops SQLite's own locks
+            os.close(self._lock)
+            self._lock = None
 
     def __enter__(self) -> Store:
         return self
@@ -226,7 +321,12 @@ class Store:
                 db.execute("BEGIN IMMEDIATE")
 
             def __exit__(self, kind: Any, *rest: Any) -> None:
-                db.execute("COMMIT" if kind is None else "ROLLBACK")
+                try:
+                    if kind is None:
+                        db.execute("COMMIT")
+                finally:  # SQLite may have rolled back already (a full disk, say)
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
 
         return _Tx()
 
@@ -263,7 +363,15 @@ class Store:
         self.save_games([record])
 
     def save_games(self, records: list[GameRecord]) -> None:
-        """Store finished games and their actions in one transaction."""
+        """Store finished games and their actions in one transaction, then
+        make sure they went into the file at ``path`` (``check_in_place``)."""
+        try:
+            self._insert(records)
+        except sqlite3.Error as e:
+            raise explain(self.path, e) from None
+        self.check_in_place()
+
+    def _insert(self, records: list[GameRecord]) -> None:
         with self._transaction():
             for record in records:
                 self.db.execute(
@@ -364,19 +472,72 @@ def _seat_logs(record: GameRecord) -> list[tuple[str, int, Optional[str], Option
             for seat, (trace, err) in enumerate(zip(traces, errors)) if trace or err]
 
 
+def _identity(path: Path) -> Optional[tuple[int, int]]:
+    """The file at ``path`` (device and inode), None if there is none."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+def _lock(path: Path) -> int:
+    """Lock ``path`` (created if missing) for this process, or refuse."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise StoreError(f"{path}: cannot open the results file: {e.strerror}. Make it and "
+                         "its folder writable, or set another output file with --output.") \
+            from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise StoreError(f"{path}: another cardref tournament is playing into this results "
+                         "file right now; wait for it to finish (or stop it: it resumes "
+                         "later), or set another output file.") from None
+    return fd
+
+
 def open_existing(path: Path | str) -> Store:
     """A results file that must already exist and hold a tournament."""
     path = Path(path)
     if not path.is_file():
         raise StoreError(f"{path}: no such results file")
-    store = Store(path)
+    store = Store(path, read_only=_read_only(path))
     if not store.meta():
         store.close()
         raise StoreError(f"{path}: not a cardref tournament results file")
     return store
 
 
-def remove_results(path: Path) -> None:
-    """Delete a results file with its WAL and shared-memory companions."""
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
+def _read_only(path: Path) -> bool:
+    """A results file that can only be read where it is (read-only media, a
+    folder not writable), with no write-ahead log left to read."""
+    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    wal = Path(f"{path}-wal")
+    return not writable and not (wal.exists() and wal.stat().st_size > 0)
+
+
+def _discard(path: Path) -> None:
+    """Empty a results file (with its -wal and -shm); refuse any other file."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    with open(path, "rb") as file:
+        cardref = file.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    if cardref:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            tables = {row[0] for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            cardref = not tables or "meta" in tables
+        except sqlite3.DatabaseError:
+            pass  # a damaged results file: starting over is the remedy
+        finally:
+            db.close()
+    if not cardref:
+        raise StoreError(f"{path}: not a cardref results file, so --restart does not "
+                         "delete it; set another output file, or remove it yourself.")
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    os.truncate(path, 0)
