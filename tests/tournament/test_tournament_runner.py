@@ -168,6 +168,33 @@ def test_a_bot_calling_sys_exit_forfeits_instead_of_ending_the_run(make_config, 
     assert record.statuses[seat] == "error" and "SystemExit" in record.messages[seat]
 
 
+def test_a_worker_that_dies_once_is_replaced_and_loses_nothing(make_config, workspace,
+                                                               stored_games):
+    # The first decision of this trusted bot kills its worker (as the
+    # out-of-memory killer would); the games in flight are played again in
+    # a fresh pool, and the results equal those of a run where nothing died.
+    marker = workspace / "died-once"
+    (workspace / "bots" / "once.py").write_text(
+        "import os\n\nclass Bot:\n    def act(self, observation, legal_actions):\n"
+        "        try:\n"
+        f"            os.close(os.open({str(marker)!r}, os.O_CREAT | os.O_EXCL))\n"
+        "        except FileExistsError:\n"
+        "            return legal_actions[0]\n"
+        "        os._exit(1)\n")
+    text = DETERMINISM.replace('path = "bots/first.py"',
+                               'path = "bots/once.py"\nisolation = "inprocess"')
+    path = make_config(text)
+    died, calm = workspace / "died.sqlite", workspace / "calm.sqlite"
+    assert main(["tournament", str(path), "--workers", "2", "--quiet",
+                 "--output", str(died)]) == 0
+    assert marker.exists()  # a worker did die
+    assert main(["tournament", str(path), "--workers", "1", "--quiet",
+                 "--output", str(calm)]) == 0
+    games, actions = stored_games(calm, engine_placements=True)
+    assert len(games) == 2 * 6
+    assert stored_games(died, engine_placements=True) == (games, actions)
+
+
 def test_a_worker_process_that_dies_stops_the_run_with_a_message(make_config, workspace,
                                                                  capsys):
     (workspace / "bots" / "dies.py").write_text(

@@ -141,49 +141,79 @@ class GameQueue:
 
 class PoolExecutor:
     """Games in ``workers`` spawned processes, at most two per worker in flight;
-    see ``GameQueue`` for ``one_per_group``."""
+    see ``GameQueue`` for ``one_per_group``.
+
+    A worker that dies (the out-of-memory killer, ``kill -9``) breaks the
+    whole pool: the games in flight are played again in a fresh one, since a
+    game depends only on its seed and seating. A game in flight at a second
+    death is taken to be the cause (a trusted bot that kills its process)
+    and stops the run (``WorkerDied``)."""
 
     def __init__(self, setup: TableSetup, workers: int, one_per_group: bool = False) -> None:
         self.setup = setup
         self.workers = workers
         self.one_per_group = one_per_group
 
+    def _pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_init_worker, initargs=(self.setup, os.getpid()))
+
     def play(self, games: Iterable[ScheduledGame],
              disqualified: Disqualified) -> Iterator[Outcome]:
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
-                                   initargs=(self.setup, os.getpid()))
         queue = GameQueue(games, self.one_per_group)
         running: dict[Future, ScheduledGame] = {}
+        survivors: set[str] = set()  # keys of the games in flight when a worker died
+        pool = self._pool()
 
-        def hand_out() -> None:
-            while len(running) < 2 * self.workers:
-                game = queue.take()
-                if game is None:
-                    return
-                running[pool.submit(_play_in_worker, game, disqualified())] = game
+        def submit(game: ScheduledGame) -> None:
+            running[pool.submit(_play_in_worker, game, disqualified())] = game
 
         try:
-            hand_out()
-            while running:
+            while queue or running:
+                while len(running) < 2 * self.workers and (game := queue.take()) is not None:
+                    submit(game)
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
+                if any(_broken(future) for future in done):
+                    finished, again = _after_a_death(running, survivors, queue)
+                    yield from finished
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    pool = self._pool()
+                    for game in again:
+                        submit(game)
+                    continue
                 for future in done:
                     queue.finished(running.pop(future))
-                    yield _result(future)
-                hand_out()
+                    yield future.result()
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _result(future: Future) -> Outcome:
-    try:
-        return future.result()
-    except BrokenProcessPool:
+def _broken(future: Future) -> bool:
+    return isinstance(future.exception(), BrokenProcessPool)
+
+
+def _after_a_death(running: dict[Future, ScheduledGame], survivors: set[str],
+                   queue: GameQueue) -> tuple[list[Outcome], list[ScheduledGame]]:
+    """When a worker died: the games that finished all the same, and those to
+    play again (empties ``running``). Raises WorkerDied if one of those was
+    in flight at an earlier death too."""
+    wait(running)  # a broken pool fails every game it still holds, at once
+    finished, again = [], []
+    for future, game in running.items():
+        if _broken(future):
+            again.append(game)
+        else:
+            queue.finished(game)
+            finished.append(future.result())
+    running.clear()
+    twice = [game.key for game in again if game.key in survivors]
+    if twice:
         raise WorkerDied(
-            "a worker process died while playing (it was killed, by the out-of-memory "
-            "killer say, or a trusted bot called os._exit or crashed the interpreter); "
-            "no bot is blamed, and the games finished so far are stored"
-        ) from None
+            f"a worker process died twice while playing game {twice[0]} (a trusted bot "
+            "may call os._exit or crash the interpreter; or the machine is out of memory); "
+            "no bot is blamed, and the games finished so far are stored")
+    survivors.update(game.key for game in again)
+    return finished, again
 
 
 def local_executor(setup: TableSetup, workers: int) -> Executor:
