@@ -91,6 +91,23 @@ def test_a_misspelt_variant_key_gets_the_closest_one(engine: str, game_id: str, 
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("game_id", "players", "value", "message"),
+    [
+        ("back_alley", 4, 4, 'must be a seat from 0 to 3 or "random", got the integer 4'),
+        ("back_alley", 4, -1, 'must be a seat number or "random", got the integer -1'),
+        ("twenty_two", 3, 3, 'must be a seat from 0 to 2 or "random", got the integer 3'),
+        ("twenty_two", 3, "x", "must be a seat number or \"random\", got the string 'x'"),
+    ],
+)
+def test_a_first_dealer_off_the_table_is_refused_alike(engine: str, game_id: str, players: int,
+                                                       value: object, message: str) -> None:
+    with pytest.raises(cardref.InvalidParamsError) as e:
+        cardref.load(game_id, players=players, engine=engine, first_dealer=value)
+    assert str(e.value) == f"first_dealer: {message}"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_params_are_filled_with_defaults(engine: str) -> None:
     game = cardref.load("take5", players=3, engine=engine, end_score=10)
     assert game.params == {"deck": "full", "end_rule": "at_least", "end_score": 10,

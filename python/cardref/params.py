@@ -79,7 +79,34 @@ class Bool:
         raise InvalidParamsError(f"{self.key}: must be true or false, got {_describe(value)}")
 
 
-Spec = Union[Choice, Int, Bool]
+@dataclass(frozen=True)
+class SeatOrRandom:
+    """``first_dealer`` where it may be drawn: a seat number, checked against
+    the table by the game's ``check_config`` (``check_seat``), or "random"."""
+
+    key: str
+    default: Any = 0
+
+    def check(self, value: Any) -> Any:
+        if value == "random" and isinstance(value, str):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        raise InvalidParamsError(
+            f'{self.key}: must be a seat number or "random", got {_describe(value)}'
+        )
+
+
+def check_seat(key: str, value: Any, players: int) -> None:
+    """Refuses a seat (of a ``SeatOrRandom`` key) the table does not have."""
+    if value != "random" and value >= players:
+        raise InvalidParamsError(
+            f'{key}: must be a seat from 0 to {players - 1} or "random", '
+            f"got the integer {value}"
+        )
+
+
+Spec = Union[Choice, Int, Bool, SeatOrRandom]
 
 
 def check_variant(specs: Sequence[Spec], given: dict[str, Any]) -> dict[str, Any]:

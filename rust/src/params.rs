@@ -81,6 +81,59 @@ pub trait CustomKey: Sized + KeyValue {
     fn read(given: Param) -> Result<Self, String>;
 }
 
+/// `first_dealer` where it may be drawn: a seat, or `"random"` (the first
+/// generator call picks the dealer). The seat is checked against the table
+/// by the game's `check_config` (`check_seat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstDealer {
+    /// This seat deals first.
+    Seat(usize),
+    /// The generator picks the first dealer.
+    Random,
+}
+
+impl FirstDealer {
+    /// Refuses a seat the table does not have.
+    pub fn check_seat(&self, players: usize) -> Result<(), Error> {
+        match *self {
+            FirstDealer::Seat(s) if s >= players => Err(invalid(
+                "first_dealer",
+                format!(
+                    "must be a seat from 0 to {} or \"random\", got the integer {s}",
+                    players - 1
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl KeyValue for FirstDealer {
+    fn to_json(&self) -> Value {
+        match self {
+            FirstDealer::Seat(s) => json!(s),
+            FirstDealer::Random => json!("random"),
+        }
+    }
+}
+
+impl CustomKey for FirstDealer {
+    fn default_value() -> Self {
+        FirstDealer::Seat(0)
+    }
+
+    fn read(given: Param) -> Result<Self, String> {
+        match given {
+            Param::Str(s) if s == "random" => Ok(FirstDealer::Random),
+            Param::Int(s) if s >= 0 => Ok(FirstDealer::Seat(s as usize)),
+            other => Err(format!(
+                "must be a seat number or \"random\", got {}",
+                other.describe()
+            )),
+        }
+    }
+}
+
 /// Declares the enum of a choice key: each variant with its string, the
 /// first being the default.
 ///

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ..errors import InvalidParamsError
-from ..params import Bool, Choice, Int, _describe
+from ..params import Bool, Choice, Int, SeatOrRandom, _describe, check_seat
 from ..results import competition_placements
 from ..rng import SplitMix64
 from .base import GameSpec, ReferenceState, counting_now, fired
@@ -737,26 +737,9 @@ class ScheduleSpec:
         )
 
 
-@dataclass(frozen=True)
-class FirstDealerSpec:
-    """``first_dealer``: a seat 0..3 or "random" (BA-25)."""
-
-    key: str = "first_dealer"
-    default: int = 0
-
-    def check(self, value: Any) -> Any:
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
-            return value
-        if value == "random":
-            return value
-        raise InvalidParamsError(
-            f'{self.key}: must be an integer seat from 0 to 3 or "random", got {_describe(value)}'
-        )
-
-
 VARIANTS = [
     ScheduleSpec(),
-    FirstDealerSpec(),
+    SeatOrRandom("first_dealer"),  # BA-25
     Choice("joker_upcard", ["no_trump", "turn_next"]),
     Choice("joker_exchange_draw", ["top", "bottom"]),
     Choice("bid_cap", ["hand_size_minus_one", "hand_size"]),
@@ -776,7 +759,9 @@ VARIANTS = [
 
 
 def check_config(players: int, params: dict[str, Any]) -> None:
-    """No key depends on another; the player count (4) is checked by the frame."""
+    """The first dealer must be a seat of the table; the player count (4) is
+    checked by the frame."""
+    check_seat("first_dealer", params["first_dealer"], players)
 
 
 def schedule_of(params: dict[str, Any]) -> list[int]:

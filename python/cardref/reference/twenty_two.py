@@ -38,12 +38,11 @@ cards; cards written ascending by rank, ties by suit C < D < H < S.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Optional
 
 from ..errors import InvalidParamsError
-from ..params import Choice, Int, _describe
+from ..params import Choice, Int, SeatOrRandom, check_seat
 from ..results import competition_placements
 from ..rng import SplitMix64
 from .base import GameSpec, ReferenceState, counting_now, fired
@@ -545,25 +544,8 @@ def _copy_trick(trick: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
 # §8 Variants (config keys, defaults first) --------------------------------------
 
 
-@dataclass(frozen=True)
-class SeatOrRandom:
-    """``first_dealer``: a seat number (checked against N in check_config) or "random"."""
-
-    key: str
-    default: Any = 0
-
-    def check(self, value: Any) -> Any:
-        if value == "random" and isinstance(value, str):
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return value
-        raise InvalidParamsError(
-            f'{self.key}: must be a seat number or "random", got {_describe(value)}'
-        )
-
-
 VARIANTS = [
-    SeatOrRandom("first_dealer"),
+    SeatOrRandom("first_dealer"),  # TT-4
     Int("first_hand_size", 7, low=2, high=8),
     Int("elimination_score", 22, low=2, high=30),
     Choice("follow_rule", ["free_choice", "lowest_only_if_cannot_beat"]),
@@ -574,12 +556,7 @@ VARIANTS = [
 
 def check_config(players: int, params: dict[str, Any]) -> None:
     """The checks that involve the player count or two keys at once (§8)."""
-    dealer = params["first_dealer"]
-    if dealer != "random" and dealer >= players:
-        raise InvalidParamsError(
-            f'first_dealer: must be a seat from 0 to {players - 1} or "random", '
-            f"got the integer {dealer}"
-        )
+    check_seat("first_dealer", params["first_dealer"], players)
     if params["tied_dealer"] == "first" and params["last_trick_tie"] != "all_tied_score":
         raise InvalidParamsError(
             'tied_dealer: "first" is allowed only with last_trick_tie = "all_tied_score"'

@@ -13,6 +13,7 @@ use super::{
 use crate::cards::bits;
 use crate::fired;
 use crate::game::{competition_placements, Action, Error, Outcome, Rules};
+pub use crate::params::FirstDealer;
 use crate::params::{choice_key, variant_keys, CustomKey, KeyValue, Param, Variant};
 use crate::rng::SplitMix64;
 use serde_json::{json, Value};
@@ -61,7 +62,7 @@ impl<C: Count> BackAlley<C> {
         };
         let mut rng = SplitMix64::new(seed);
         let dealer = match params.first_dealer {
-            FirstDealer::Seat(s) => s,
+            FirstDealer::Seat(s) => s as u8,
             FirstDealer::Random => rng.bounded(4) as u8,
         };
         let mut game = BackAlley {
@@ -850,41 +851,6 @@ pub(super) fn named_schedule(name: &str) -> Vec<u8> {
     }
 }
 
-/// `first_dealer`: a seat, or `"random"` (BA-25).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FirstDealer {
-    /// This seat deals first.
-    Seat(u8),
-    /// The first generator call, `bounded(4)`, picks the dealer.
-    Random,
-}
-
-impl KeyValue for FirstDealer {
-    fn to_json(&self) -> Value {
-        match self {
-            FirstDealer::Seat(s) => json!(s),
-            FirstDealer::Random => json!("random"),
-        }
-    }
-}
-
-impl CustomKey for FirstDealer {
-    fn default_value() -> Self {
-        FirstDealer::Seat(0)
-    }
-
-    fn read(given: Param) -> Result<Self, String> {
-        match given {
-            Param::Int(s) if (0..4).contains(&s) => Ok(FirstDealer::Seat(s as u8)),
-            Param::Str(s) if s == "random" => Ok(FirstDealer::Random),
-            other => Err(format!(
-                "must be an integer seat from 0 to 3 or \"random\", got {}",
-                other.describe()
-            )),
-        }
-    }
-}
-
 choice_key! {
     /// `joker_upcard`: what a turned-up joker does (BA-16).
     pub enum JokerUpcard {
@@ -964,7 +930,7 @@ variant_keys! {
     pub struct Params {
         /// The hand size of every deal that counts.
         schedule: Schedule = custom,
-        /// The first dealer.
+        /// The first dealer: a seat or "random" (BA-25).
         first_dealer: FirstDealer = custom,
         /// What a turned-up joker does.
         joker_upcard: JokerUpcard = choice,
@@ -1000,9 +966,10 @@ variant_keys! {
 }
 
 impl Variant for Params {
-    /// No key depends on another; the player count (4) is checked by the frame.
+    /// The first dealer must be a seat of the table; the player count (4)
+    /// is checked by the frame.
     fn check_config(&self) -> Result<(), Error> {
-        Ok(())
+        self.first_dealer.check_seat(PLAYERS)
     }
 
     /// The 54 cards in canonical order (§2).

@@ -11,9 +11,9 @@ use super::json::card_text;
 use crate::cards::{bits, check_deck};
 use crate::fired;
 use crate::game::{competition_placements, count_by_listing, Action, Error, Outcome, Rules};
-use crate::params::{choice_key, invalid, variant_keys, CustomKey, KeyValue, Param, Variant};
+pub use crate::params::FirstDealer;
+use crate::params::{choice_key, invalid, variant_keys, Variant};
 use crate::rng::SplitMix64;
-use serde_json::{json, Value};
 
 // ---------------------------------------------------------------------------
 // §2 Card notation and deck order
@@ -606,42 +606,6 @@ impl<C: Count> Outcome for TwentyTwo<C> {
 // §8 Variants (config keys, defaults first)
 // ---------------------------------------------------------------------------
 
-/// `first_dealer`: a seat, or `"random"` (TT-4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FirstDealer {
-    /// This seat deals first.
-    Seat(usize),
-    /// The first generator call, `bounded(N)`, picks the dealer.
-    Random,
-}
-
-impl KeyValue for FirstDealer {
-    fn to_json(&self) -> Value {
-        match self {
-            FirstDealer::Seat(s) => json!(s),
-            FirstDealer::Random => json!("random"),
-        }
-    }
-}
-
-impl CustomKey for FirstDealer {
-    fn default_value() -> Self {
-        FirstDealer::Seat(0)
-    }
-
-    /// A seat number (checked against the table in `check_config`) or "random".
-    fn read(given: Param) -> Result<Self, String> {
-        match given {
-            Param::Str(s) if s == "random" => Ok(FirstDealer::Random),
-            Param::Int(s) if s >= 0 => Ok(FirstDealer::Seat(s as usize)),
-            other => Err(format!(
-                "must be a seat number or \"random\", got {}",
-                other.describe()
-            )),
-        }
-    }
-}
-
 choice_key! {
     /// `follow_rule` (TT-11).
     pub enum FollowRule {
@@ -678,7 +642,7 @@ variant_keys! {
     /// The variant keys of §8, checked.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub struct Params {
-        /// The first dealer.
+        /// The first dealer: a seat or "random" (TT-4).
         first_dealer: FirstDealer = custom,
         /// The first hand's target size, 2..=8.
         first_hand_size: u8 = int(7, 2, 8),
@@ -696,17 +660,7 @@ variant_keys! {
 impl Variant for Params {
     /// The checks that involve the player count or two keys at once (§8).
     fn check_config(&self) -> Result<(), Error> {
-        if let FirstDealer::Seat(s) = self.first_dealer {
-            if s >= self.players {
-                return Err(invalid(
-                    "first_dealer",
-                    format!(
-                        "must be a seat from 0 to {} or \"random\", got the integer {s}",
-                        self.players - 1
-                    ),
-                ));
-            }
-        }
+        self.first_dealer.check_seat(self.players)?;
         if self.tied_dealer == TiedDealer::First && self.last_trick_tie != LastTrickTie::AllTiedScore {
             return Err(invalid(
                 "tied_dealer",
