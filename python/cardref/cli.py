@@ -27,6 +27,8 @@ class UsageError(Exception):
 
 
 def _parser() -> argparse.ArgumentParser:
+    from . import cluster
+
     parser = argparse.ArgumentParser(prog="cardref",
                                      description=__doc__.split("\n")[0].replace("``", ""))
     parser.add_argument("--version", action="version", version=_version(),
@@ -40,13 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--quiet", action="store_true", help="no progress display")
     t.add_argument("--deal-groups", type=int, help="override deal_groups (e.g. a smoke test)")
     t.add_argument("--output", type=Path, help="override the results file")
-    t.add_argument("--scheduler", metavar="ADDRESS",
-                   help="play on a Dask cluster, e.g. tls://10.0.0.5:8786 (docs/scaling.md)")
-    t.add_argument("--tls-ca-file", help="the cluster's CA certificate (tls:// schedulers)")
-    t.add_argument("--tls-cert", help="this client's TLS certificate")
-    t.add_argument("--tls-key", help="this client's TLS private key")
-    t.add_argument("--insecure", action="store_true",
-                   help="allow a plain tcp:// scheduler beyond this machine")
+    cluster.add_arguments(t)
     r = sub.add_parser("replay", help="re-play a stored game and check its result")
     r.add_argument("file", type=Path, help="a tournament's results file (.sqlite)")
     r.add_argument("game", help="the game's key, e.g. g0-alice,bob-s1")
@@ -277,12 +273,11 @@ def _report_fault(fault: Any) -> None:
 
 def _cluster(args: argparse.Namespace, config: Any) -> tuple[Any, str]:
     """The Dask executor of ``--scheduler``, and how to describe it."""
-    from .cluster import Credentials, connect
+    from .cluster import connect_from
     from .tournament.cluster import DaskExecutor
     from .tournament.referee import TableSetup
 
-    client = connect(args.scheduler, Credentials(args.tls_ca_file, args.tls_cert, args.tls_key),
-                     insecure=args.insecure)
+    client = connect_from(args)
     setup = TableSetup.from_config(config)
     threads = client.nthreads()
     where = (f"a Dask cluster at {client.scheduler.address} ({len(threads)} worker(s), "

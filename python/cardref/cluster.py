@@ -39,6 +39,24 @@ class ClusterError(Exception):
     """The cluster cannot be used: unreachable, insecure or unlike this engine."""
 
 
+def add_arguments(parser: Any) -> None:
+    """The options of a command that can run on a cluster (``--scheduler``
+    and its TLS files); ``connect_from(args)`` uses them."""
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="play on a Dask cluster, e.g. tls://10.0.0.5:8786 (docs/scaling.md)")
+    parser.add_argument("--tls-ca-file", help="the cluster's CA certificate (tls:// schedulers)")
+    parser.add_argument("--tls-cert", help="this client's TLS certificate")
+    parser.add_argument("--tls-key", help="this client's TLS private key")
+    parser.add_argument("--insecure", action="store_true",
+                        help="allow a plain tcp:// scheduler beyond this machine")
+
+
+def connect_from(args: Any) -> Any:
+    """``connect`` with the options ``add_arguments`` declared."""
+    return connect(args.scheduler, Credentials(args.tls_ca_file, args.tls_cert, args.tls_key),
+                   insecure=args.insecure)
+
+
 @dataclass(frozen=True)
 class Credentials:
     """TLS files for a ``tls://`` scheduler (None: from Dask's config)."""

@@ -14,6 +14,8 @@ COMMAND = "analyze"
 
 
 def add_parser(sub: Any) -> None:
+    from .. import cluster
+
     a = sub.add_parser(COMMAND, help="seat advantage, game length, scores, rule points and "
                        "how much skill matters, from many native games")
     a.add_argument("game", help="a game id (cardref.games())")
@@ -30,13 +32,7 @@ def add_parser(sub: Any) -> None:
                    help="a variant key to put beside the base game (repeatable: one variant)")
     a.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     a.add_argument("--threads", type=int, help="threads (default: every core)")
-    a.add_argument("--scheduler", metavar="ADDRESS",
-                   help="play on a Dask cluster, e.g. tls://10.0.0.5:8786 (docs/scaling.md)")
-    a.add_argument("--tls-ca-file", help="the cluster's CA certificate (tls:// schedulers)")
-    a.add_argument("--tls-cert", help="this client's TLS certificate")
-    a.add_argument("--tls-key", help="this client's TLS private key")
-    a.add_argument("--insecure", action="store_true",
-                   help="allow a plain tcp:// scheduler beyond this machine")
+    cluster.add_arguments(a)
     a.add_argument("--json", type=Path, metavar="FILE", help="write every figure as JSON")
     a.add_argument("--html", type=Path, metavar="FILE", help="write a page with plots")
     a.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -100,11 +96,9 @@ def _analyze(args: argparse.Namespace) -> int:
     players, variant, bots, compared, skill_games = _checked(args)
     client = None
     if args.scheduler:
-        from ..cluster import Credentials, connect
+        from ..cluster import connect_from
 
-        client = connect(args.scheduler,
-                         Credentials(args.tls_ca_file, args.tls_cert, args.tls_key),
-                         insecure=args.insecure)
+        client = connect_from(args)
     try:
         return _report(args, players, variant, bots, compared, skill_games, client)
     finally:
